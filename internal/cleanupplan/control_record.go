@@ -1,0 +1,70 @@
+package cleanupplan
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Status of a plan in the control topic.
+type Status string
+
+const (
+	// StatusCommitted: the boundary is durably recorded; deletion may be in
+	// progress. The runtime already refuses restores below it.
+	StatusCommitted Status = "COMMITTED"
+	// StatusApplied: every partition's start offset is at or above the plan.
+	StatusApplied Status = "APPLIED"
+)
+
+var recordFields = []string{"schemaVersion", "status", "plan"}
+
+// Record is one decoded control-topic record.
+type Record struct {
+	Status Status
+	Plan   Plan
+}
+
+// EncodeRecord returns the key (the plan ID) and the compact JSON value the
+// Java tool writes: {"schemaVersion":1,"status":"...","plan":{...}}.
+func EncodeRecord(status Status, p Plan) (key, value []byte) {
+	value = make([]byte, 0, 256+24*len(p.Offsets))
+	value = append(value, `{"schemaVersion":`...)
+	value = strconv.AppendInt(value, SchemaVersion, 10)
+	value = append(value, `,"status":`...)
+	value = appendJacksonString(value, string(status))
+	value = append(value, `,"plan":`...)
+	value = p.appendJSON(value, false)
+	value = append(value, '}')
+	return []byte(p.ID()), value
+}
+
+// DecodeRecord strictly decodes a control record. A nil value is a tombstone
+// and is always an error: boundaries cannot be deleted.
+func DecodeRecord(key, value []byte) (Record, error) {
+	if value == nil {
+		return Record{}, fmt.Errorf("%w: record with key %q has a null value", ErrTombstone, key)
+	}
+	root, err := parseSingleObject(value)
+	if err != nil {
+		return Record{}, fmt.Errorf("%w: control record %q: %v", ErrMalformedPlan, key, err)
+	}
+	fields, err := exactFields(root, recordFields, "")
+	if err != nil {
+		return Record{}, err
+	}
+	if err := checkSchemaVersion(fields["schemaVersion"], "schemaVersion"); err != nil {
+		return Record{}, err
+	}
+	st := fields["status"]
+	if st.kind != jsonString || (Status(st.text) != StatusCommitted && Status(st.text) != StatusApplied) {
+		return Record{}, malformed("status", fmt.Sprintf("must be %q or %q", StatusCommitted, StatusApplied))
+	}
+	p, err := planFromObject(fields["plan"], "plan.")
+	if err != nil {
+		return Record{}, err
+	}
+	if id := p.ID(); string(key) != id {
+		return Record{}, fmt.Errorf("%w: record key %q is not the ID of the plan inside it (%s)", ErrCorruptControlLog, key, id)
+	}
+	return Record{Status: Status(st.text), Plan: p}, nil
+}

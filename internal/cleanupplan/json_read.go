@@ -1,0 +1,323 @@
+package cleanupplan
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A strict JSON reader. encoding/json silently keeps the last of duplicate
+// keys and accepts invalid UTF-8; the Java tool parses with Jackson's
+// STRICT_DUPLICATE_DETECTION and FAIL_ON_TRAILING_TOKENS, so a file it
+// rejects must be rejected here too. Numbers are kept as their literal text
+// so integral-ness and range can be judged exactly.
+
+type jsonKind uint8
+
+const (
+	jsonObject jsonKind = iota
+	jsonString
+	jsonNumber
+	jsonOther // true, false, null, arrays: never valid in a plan
+)
+
+func (k jsonKind) String() string {
+	switch k {
+	case jsonObject:
+		return "an object"
+	case jsonString:
+		return "a string"
+	case jsonNumber:
+		return "a number"
+	}
+	return "not an object, string or number"
+}
+
+type jsonValue struct {
+	kind    jsonKind
+	text    string // decoded string, or the number's literal
+	members []jsonMember
+}
+
+type jsonMember struct {
+	key string
+	val jsonValue
+}
+
+// maxJSONDepth bounds recursion on hostile input (nested arrays).
+const maxJSONDepth = 32
+
+type jsonReader struct {
+	data []byte
+	pos  int
+}
+
+// parseSingleObject parses data as exactly one JSON object followed only by
+// whitespace.
+func parseSingleObject(data []byte) (jsonValue, error) {
+	if !utf8.Valid(data) {
+		return jsonValue{}, errors.New("input is not valid UTF-8")
+	}
+	r := jsonReader{data: data}
+	r.skipSpace()
+	if r.pos >= len(data) || data[r.pos] != '{' {
+		return jsonValue{}, r.errorf("expected a JSON object")
+	}
+	v, err := r.value(0)
+	if err != nil {
+		return jsonValue{}, err
+	}
+	r.skipSpace()
+	if r.pos != len(data) {
+		return jsonValue{}, r.errorf("unexpected content after the JSON object")
+	}
+	return v, nil
+}
+
+func (r *jsonReader) errorf(format string, args ...any) error {
+	return fmt.Errorf("at byte %d: %s", r.pos, fmt.Sprintf(format, args...))
+}
+
+func (r *jsonReader) skipSpace() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case ' ', '\t', '\n', '\r':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (r *jsonReader) value(depth int) (jsonValue, error) {
+	if depth > maxJSONDepth {
+		return jsonValue{}, r.errorf("nesting deeper than %d", maxJSONDepth)
+	}
+	r.skipSpace()
+	if r.pos >= len(r.data) {
+		return jsonValue{}, r.errorf("unexpected end of input")
+	}
+	switch c := r.data[r.pos]; {
+	case c == '{':
+		return r.object(depth)
+	case c == '[':
+		return r.array(depth)
+	case c == '"':
+		s, err := r.str()
+		return jsonValue{kind: jsonString, text: s}, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		n, err := r.number()
+		return jsonValue{kind: jsonNumber, text: n}, err
+	default:
+		for _, lit := range []string{"true", "false", "null"} {
+			if len(r.data)-r.pos >= len(lit) && string(r.data[r.pos:r.pos+len(lit)]) == lit {
+				r.pos += len(lit)
+				return jsonValue{kind: jsonOther, text: lit}, nil
+			}
+		}
+		return jsonValue{}, r.errorf("unexpected character %q", c)
+	}
+}
+
+func (r *jsonReader) object(depth int) (jsonValue, error) {
+	r.pos++ // '{'
+	v := jsonValue{kind: jsonObject}
+	r.skipSpace()
+	if r.pos < len(r.data) && r.data[r.pos] == '}' {
+		r.pos++
+		return v, nil
+	}
+	for {
+		r.skipSpace()
+		if r.pos >= len(r.data) || r.data[r.pos] != '"' {
+			return v, r.errorf("expected a field name in double quotes")
+		}
+		key, err := r.str()
+		if err != nil {
+			return v, err
+		}
+		for _, m := range v.members {
+			if m.key == key {
+				return v, r.errorf("duplicate field %q", key)
+			}
+		}
+		r.skipSpace()
+		if r.pos >= len(r.data) || r.data[r.pos] != ':' {
+			return v, r.errorf("expected ':' after field %q", key)
+		}
+		r.pos++
+		val, err := r.value(depth + 1)
+		if err != nil {
+			return v, err
+		}
+		v.members = append(v.members, jsonMember{key: key, val: val})
+		r.skipSpace()
+		if r.pos >= len(r.data) {
+			return v, r.errorf("unexpected end of input in object")
+		}
+		switch r.data[r.pos] {
+		case ',':
+			r.pos++
+		case '}':
+			r.pos++
+			return v, nil
+		default:
+			return v, r.errorf("expected ',' or '}'")
+		}
+	}
+}
+
+func (r *jsonReader) array(depth int) (jsonValue, error) {
+	r.pos++ // '['
+	r.skipSpace()
+	if r.pos < len(r.data) && r.data[r.pos] == ']' {
+		r.pos++
+		return jsonValue{kind: jsonOther, text: "array"}, nil
+	}
+	for {
+		if _, err := r.value(depth + 1); err != nil {
+			return jsonValue{}, err
+		}
+		r.skipSpace()
+		if r.pos >= len(r.data) {
+			return jsonValue{}, r.errorf("unexpected end of input in array")
+		}
+		switch r.data[r.pos] {
+		case ',':
+			r.pos++
+		case ']':
+			r.pos++
+			return jsonValue{kind: jsonOther, text: "array"}, nil
+		default:
+			return jsonValue{}, r.errorf("expected ',' or ']'")
+		}
+	}
+}
+
+func (r *jsonReader) str() (string, error) {
+	r.pos++ // opening quote
+	start := r.pos
+	// Fast path: no escapes.
+	for r.pos < len(r.data) {
+		c := r.data[r.pos]
+		if c == '"' {
+			s := string(r.data[start:r.pos])
+			r.pos++
+			return s, nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		r.pos++
+	}
+	out := append([]byte(nil), r.data[start:r.pos]...)
+	for r.pos < len(r.data) {
+		c := r.data[r.pos]
+		switch {
+		case c == '"':
+			r.pos++
+			return string(out), nil
+		case c < 0x20:
+			return "", r.errorf("unescaped control character in string")
+		case c != '\\':
+			out = append(out, c)
+			r.pos++
+			continue
+		}
+		r.pos++
+		if r.pos >= len(r.data) {
+			break
+		}
+		esc := r.data[r.pos]
+		r.pos++
+		switch esc {
+		case '"', '\\', '/':
+			out = append(out, esc)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r1, err := r.hex4()
+			if err != nil {
+				return "", err
+			}
+			if utf16.IsSurrogate(r1) && r.pos+6 <= len(r.data) && r.data[r.pos] == '\\' && r.data[r.pos+1] == 'u' {
+				save := r.pos
+				r.pos += 2
+				r2, err := r.hex4()
+				if err != nil {
+					return "", err
+				}
+				if dec := utf16.DecodeRune(r1, r2); dec != utf8.RuneError {
+					out = utf8.AppendRune(out, dec)
+					continue
+				}
+				r.pos = save
+			}
+			out = utf8.AppendRune(out, r1) // a lone surrogate becomes U+FFFD
+		default:
+			return "", r.errorf("invalid escape \\%c", esc)
+		}
+	}
+	return "", r.errorf("unterminated string")
+}
+
+func (r *jsonReader) hex4() (rune, error) {
+	if r.pos+4 > len(r.data) {
+		return 0, r.errorf("truncated \\u escape")
+	}
+	n, err := strconv.ParseUint(string(r.data[r.pos:r.pos+4]), 16, 16)
+	if err != nil {
+		return 0, r.errorf("invalid \\u escape")
+	}
+	r.pos += 4
+	return rune(n), nil
+}
+
+// number scans an RFC 8259 number literal (no leading zeros, no '+').
+func (r *jsonReader) number() (string, error) {
+	start := r.pos
+	if r.data[r.pos] == '-' {
+		r.pos++
+	}
+	digits := func() int {
+		n := 0
+		for r.pos < len(r.data) && r.data[r.pos] >= '0' && r.data[r.pos] <= '9' {
+			r.pos++
+			n++
+		}
+		return n
+	}
+	intStart := r.pos
+	if digits() == 0 {
+		return "", r.errorf("invalid number")
+	}
+	if r.data[intStart] == '0' && r.pos-intStart > 1 {
+		return "", r.errorf("number with a leading zero")
+	}
+	if r.pos < len(r.data) && r.data[r.pos] == '.' {
+		r.pos++
+		if digits() == 0 {
+			return "", r.errorf("invalid number")
+		}
+	}
+	if r.pos < len(r.data) && (r.data[r.pos] == 'e' || r.data[r.pos] == 'E') {
+		r.pos++
+		if r.pos < len(r.data) && (r.data[r.pos] == '+' || r.data[r.pos] == '-') {
+			r.pos++
+		}
+		if digits() == 0 {
+			return "", r.errorf("invalid number")
+		}
+	}
+	return string(r.data[start:r.pos]), nil
+}

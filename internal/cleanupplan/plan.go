@@ -1,0 +1,104 @@
+// Package cleanupplan is the checkpoint-aligned cleanup plan of Flink Agents'
+// Kafka action state: validation, the plan ID, the plan-file and
+// control-record JSON, and the control-log state machine. Every byte it
+// writes must be what the Java runtime and its KafkaActionStateCleanupTool
+// write, so the encoders here are hand-written rather than encoding/json.
+package cleanupplan
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// SchemaVersion is the only plan and control-record schema version the
+// runtime understands.
+const SchemaVersion = 1
+
+// zeroTopicID is Kafka's Uuid.ZERO_UUID in its Java string form; the runtime
+// treats it as "no topic ID", which can never authorize a deletion.
+const zeroTopicID = "AAAAAAAAAAAAAAAAAAAAAA"
+
+// Offsets maps a partition to an offset.
+type Offsets map[int32]int64
+
+// Partitions returns the partitions in ascending numeric order, the order of
+// the plan ID and of every JSON rendering.
+func (o Offsets) Partitions() []int32 {
+	return slices.Sorted(maps.Keys(o))
+}
+
+// SamePartitions reports whether o and other hold exactly the same partitions.
+func (o Offsets) SamePartitions(other Offsets) bool {
+	if len(o) != len(other) {
+		return false
+	}
+	for p := range o {
+		if _, ok := other[p]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Clone returns an independent copy.
+func (o Offsets) Clone() Offsets { return maps.Clone(o) }
+
+// Plan is one validated cleanup plan. Construct it with New, FromMarkers or
+// Parse; a Plan value obtained any other way may violate the spec.
+type Plan struct {
+	// SourceRecoveryPoint is the checkpoint or savepoint path exactly as the
+	// operator gave it: it is part of the plan ID.
+	SourceRecoveryPoint string
+	Topic               string
+	// TopicID is in Kafka's Java Uuid.toString() form (22 chars, base64url).
+	TopicID string
+	Offsets Offsets
+}
+
+// New validates and returns a plan. The offsets map is copied.
+func New(sourceRecoveryPoint, topic, topicID string, offsets Offsets) (Plan, error) {
+	p := Plan{SourceRecoveryPoint: sourceRecoveryPoint, Topic: topic, TopicID: topicID, Offsets: offsets.Clone()}
+	if err := p.validate(); err != nil {
+		return Plan{}, err
+	}
+	return p, nil
+}
+
+func (p Plan) validate() error {
+	switch {
+	case strings.TrimSpace(p.SourceRecoveryPoint) == "":
+		return malformed("sourceRecoveryPoint", "must not be blank")
+	case strings.TrimSpace(p.Topic) == "":
+		return malformed("topic", "must not be blank")
+	case strings.TrimSpace(p.TopicID) == "":
+		return malformed("topicId", "must not be blank")
+	case p.TopicID == zeroTopicID:
+		return malformed("topicId", "is the zero UUID "+zeroTopicID+", which names no topic")
+	case len(p.Offsets) == 0:
+		return malformed("offsets", "must not be empty")
+	}
+	for _, part := range p.Offsets.Partitions() {
+		if part < 0 {
+			return malformed("offsets", fmt.Sprintf("partition %d is negative", part))
+		}
+		if off := p.Offsets[part]; off < 0 {
+			return malformed("offsets", fmt.Sprintf("partition %d has negative offset %d", part, off))
+		}
+	}
+	return nil
+}
+
+// Equal reports whether two plans are identical in every field.
+func (p Plan) Equal(other Plan) bool {
+	return p.SourceRecoveryPoint == other.SourceRecoveryPoint &&
+		p.Topic == other.Topic && p.TopicID == other.TopicID &&
+		maps.Equal(p.Offsets, other.Offsets)
+}
+
+// SameHistory reports whether other names the same physical topic and
+// partition set, the precondition for two plans to live in one control topic.
+func (p Plan) SameHistory(other Plan) bool {
+	return p.Topic == other.Topic && p.TopicID == other.TopicID && p.Offsets.SamePartitions(other.Offsets)
+}

@@ -1,0 +1,141 @@
+package cleanupplan
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// planFields is the exact field set of a plan object, in file order.
+var planFields = []string{"schemaVersion", "planId", "sourceRecoveryPoint", "topic", "topicId", "offsets"}
+
+// Parse strictly parses a plan file (or any JSON text holding exactly one
+// plan object). It enforces every rule of the spec: exactly the six fields,
+// no duplicate keys, JSON strings and integral numbers where required,
+// canonical decimal partition keys, and a planId that matches the contents.
+func Parse(data []byte) (Plan, error) {
+	root, err := parseSingleObject(data)
+	if err != nil {
+		return Plan{}, fmt.Errorf("%w: %v", ErrMalformedPlan, err)
+	}
+	return planFromObject(root, "")
+}
+
+// planFromObject interprets a parsed plan object; where prefixes field names
+// in errors ("plan." inside a control record).
+func planFromObject(obj jsonValue, where string) (Plan, error) {
+	fields, err := exactFields(obj, planFields, where)
+	if err != nil {
+		return Plan{}, err
+	}
+	if err := checkSchemaVersion(fields["schemaVersion"], where+"schemaVersion"); err != nil {
+		return Plan{}, err
+	}
+	var str [4]string
+	for i, name := range []string{"planId", "sourceRecoveryPoint", "topic", "topicId"} {
+		v := fields[name]
+		if v.kind != jsonString {
+			return Plan{}, malformed(where+name, "must be a JSON string, got "+v.kind.String())
+		}
+		str[i] = v.text
+	}
+	offsets, err := offsetsFromObject(fields["offsets"], where+"offsets")
+	if err != nil {
+		return Plan{}, err
+	}
+	p := Plan{SourceRecoveryPoint: str[1], Topic: str[2], TopicID: str[3], Offsets: offsets}
+	if err := p.validate(); err != nil {
+		return Plan{}, err
+	}
+	if id := p.ID(); id != str[0] {
+		return Plan{}, malformed(where+"planId", fmt.Sprintf("%q does not match the plan's contents (expected %s); the file was edited or corrupted", str[0], id))
+	}
+	return p, nil
+}
+
+// exactFields requires obj to be an object with exactly the named fields
+// (any order, as Jackson's tree model does not care) and returns them by name.
+func exactFields(obj jsonValue, names []string, where string) (map[string]jsonValue, error) {
+	if obj.kind != jsonObject {
+		return nil, malformed(whereOr(where), "must be a JSON object")
+	}
+	out := make(map[string]jsonValue, len(names))
+	for _, m := range obj.members {
+		known := false
+		for _, n := range names {
+			if m.key == n {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return nil, malformed(where+m.key, "is not a field of this object (expected exactly "+fmt.Sprint(names)+")")
+		}
+		out[m.key] = m.val
+	}
+	for _, n := range names {
+		if _, ok := out[n]; !ok {
+			return nil, malformed(where+n, "is missing")
+		}
+	}
+	return out, nil
+}
+
+func whereOr(where string) string {
+	if where == "" {
+		return "plan"
+	}
+	return where[:len(where)-1]
+}
+
+func checkSchemaVersion(v jsonValue, field string) error {
+	n, err := integral(v, field)
+	if err != nil {
+		return err
+	}
+	if n != SchemaVersion {
+		return malformed(field, fmt.Sprintf("is %d; only schema version %d is supported", n, SchemaVersion))
+	}
+	return nil
+}
+
+// integral accepts a JSON integer literal within int64: "1.0" or "1e3" are
+// floating-point nodes to Jackson and are refused.
+func integral(v jsonValue, field string) (int64, error) {
+	if v.kind != jsonNumber {
+		return 0, malformed(field, "must be an integer, got "+v.kind.String())
+	}
+	n, err := strconv.ParseInt(v.text, 10, 64)
+	if err != nil {
+		return 0, malformed(field, fmt.Sprintf("%s is not an integer within int64", v.text))
+	}
+	return n, nil
+}
+
+func offsetsFromObject(v jsonValue, field string) (Offsets, error) {
+	if v.kind != jsonObject {
+		return nil, malformed(field, "must be a JSON object of partition to offset")
+	}
+	out := make(Offsets, len(v.members))
+	for _, m := range v.members {
+		part, ok := canonicalPartition(m.key)
+		if !ok {
+			return nil, malformed(field, fmt.Sprintf("key %q is not a canonical decimal partition number", m.key))
+		}
+		off, err := integral(m.val, fmt.Sprintf("%s[%s]", field, m.key))
+		if err != nil {
+			return nil, err
+		}
+		out[part] = off
+	}
+	return out, nil
+}
+
+// canonicalPartition accepts exactly the text strconv would print for an
+// int32: no sign other than '-', no leading zeros, no fraction.
+func canonicalPartition(s string) (int32, bool) {
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || strconv.FormatInt(n, 10) != s {
+		return 0, false
+	}
+	return int32(n), true
+}
