@@ -1,0 +1,14 @@
+// Package checkpoint reads Flink Agents recovery markers natively from a Flink
+// checkpoint or savepoint, without a JVM.
+//
+// It parses the `_metadata` file (format versions 3 to 7, Flink 1.11 to 2.x),
+// finds the agent operator, opens its managed operator-state streams (inline,
+// relative file, absolute file or file-merging segment; optionally
+// snappy-compressed) and decodes each element of the UNION list state
+// "recoveryMarker" with the Kryo dialect the writing Flink used (Kryo 2.24
+// for metadata version <= 4, Kryo 5 otherwise).
+//
+// The byte-level format is described in shared/spec/flink-checkpoint-format.md.
+// File access goes through Storage so that remote object stores can be added
+// without touching the parser. The package imports nothing from Terraform.
+package checkpoint
