@@ -1,0 +1,228 @@
+# shellcheck shell=bash
+# Shared helpers for scripts/kafka/*.sh. Sourced, not executed.
+#
+# Layout of a workdir (both single and cluster):
+#   <workdir>/env.sh                 exports for tests (see README.md)
+#   <workdir>/layout                 "single" or "cluster"
+#   <workdir>/certs/                 CA, broker and client certs/keys (single only)
+#   <workdir>/client/*.properties    ready-made Java client configs (single only)
+#   <workdir>/node-<id>/server.properties
+#   <workdir>/node-<id>/kafka.pid    PID of the running JVM (absent when stopped/killed)
+#   <workdir>/node-<id>/data/        KRaft metadata + log segments
+#   <workdir>/node-<id>/logs/        server.log, kafka-authorizer.log, stdout.log (JVM stdout/stderr)
+
+KAFKA_VERSION="${KAFKA_VERSION:-4.4.0}"
+KAFKA_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+KAFKA_CACHE_DIR="${KAFKA_CACHE_DIR:-${HOME:?HOME is not set}/.cache/flinkagents-kafka/$KAFKA_VERSION}"
+KAFKA_LIBS_DIR="$KAFKA_CACHE_DIR/libs"
+KAFKA_CLASSPATH="$KAFKA_LIBS_DIR/*"
+
+# Broker JVM: small heap, cheap GC, C1 only (fast startup, light on a shared 2-core box).
+KAFKA_HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms128m -Xmx512m}"
+KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true}"
+# Tool JVMs (console producer, topics, acls, ...).
+KAFKA_TOOL_JVM_OPTS="${KAFKA_TOOL_JVM_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true}"
+KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-120}"
+
+kafka_log() { printf 'kafka-scripts: %s\n' "$*" >&2; }
+kafka_die() { printf 'kafka-scripts: ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Seconds since epoch with millis, for timings.
+kafka_now() { date +%s.%N | cut -c1-14; }
+kafka_elapsed() { awk -v a="$1" -v b="$(kafka_now)" 'BEGIN{printf "%.1f", b-a}'; }
+
+kafka_require_tools() {
+  local t missing=()
+  for t in "$@"; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+  if ((${#missing[@]})); then
+    kafka_die "required tool(s) not found on PATH: ${missing[*]} (need Java 17+ JDK with keytool, openssl, Maven for the first download)"
+  fi
+}
+
+kafka_check_java() {
+  kafka_require_tools java
+  local v major
+  v="$(java -version 2>&1 | awk -F'"' '/version/ {print $2; exit}')"
+  major="${v%%.*}"
+  [[ "$major" =~ ^[0-9]+$ ]] || kafka_die "cannot determine Java version from 'java -version' (got '$v')"
+  ((major >= 17)) || kafka_die "Kafka $KAFKA_VERSION needs Java 17+, found Java $v"
+}
+
+# Download (once) all jars into $KAFKA_LIBS_DIR via Maven. Reused while the pom is unchanged.
+kafka_fetch() {
+  local stamp want tmp rc
+  want="$KAFKA_VERSION $(cksum <"$KAFKA_SCRIPTS_DIR/pom.xml" | awk '{print $1}')"
+  stamp="$KAFKA_LIBS_DIR/.complete"
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+    return 0
+  fi
+  kafka_require_tools mvn
+  mkdir -p "$KAFKA_CACHE_DIR"
+  # Serialise concurrent first runs.
+  exec 9>"$KAFKA_CACHE_DIR/.lock"
+  if command -v flock >/dev/null 2>&1; then flock 9; fi
+  if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
+    exec 9>&-
+    return 0
+  fi
+  local t0; t0="$(kafka_now)"
+  kafka_log "downloading Apache Kafka $KAFKA_VERSION jars with Maven into $KAFKA_LIBS_DIR ..."
+  tmp="$KAFKA_CACHE_DIR/libs.tmp.$$"
+  rm -rf "$tmp"
+  rc=0
+  # shellcheck disable=SC2086
+  mvn -B -q -f "$KAFKA_SCRIPTS_DIR/pom.xml" ${KAFKA_MAVEN_ARGS:-} \
+    -Dkafka.version="$KAFKA_VERSION" \
+    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp" \
+    >"$KAFKA_CACHE_DIR/mvn.log" 2>&1 || rc=$?
+  if ((rc != 0)) || [[ ! -f "$tmp/kafka_2.13-$KAFKA_VERSION.jar" ]]; then
+    tail -n 40 "$KAFKA_CACHE_DIR/mvn.log" >&2 || true
+    rm -rf "$tmp"
+    exec 9>&-
+    kafka_die "Maven could not fetch org.apache.kafka:kafka_2.13:$KAFKA_VERSION (full log: $KAFKA_CACHE_DIR/mvn.log)"
+  fi
+  rm -rf "$KAFKA_LIBS_DIR"
+  mv "$tmp" "$KAFKA_LIBS_DIR"
+  printf '%s\n' "$want" >"$stamp"
+  exec 9>&-
+  kafka_log "downloaded $(ls "$KAFKA_LIBS_DIR" | wc -l) jars in $(kafka_elapsed "$t0")s"
+}
+
+# Run a Kafka main class (tools) on the cached classpath.
+kafka_run_class() {
+  local cls="$1"; shift
+  # shellcheck disable=SC2086
+  java $KAFKA_TOOL_JVM_OPTS -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-tools.properties" \
+    -cp "$KAFKA_CLASSPATH" "$cls" "$@"
+}
+
+# Ports currently bound on this host (any state), from /proc/net/tcp{,6}.
+_kafka_used_ports() {
+  local f sl local_addr rest
+  for f in /proc/net/tcp /proc/net/tcp6; do
+    [[ -r "$f" ]] || continue
+    while read -r sl local_addr rest; do
+      [[ "$sl" == sl ]] && continue
+      printf '%d\n' "0x${local_addr##*:}"
+    done <"$f"
+  done
+}
+
+# kafka_pick_ports N -> prints N distinct free TCP ports (20000-32767, below Linux's ephemeral range).
+kafka_pick_ports() {
+  local n="$1" used picked=() p tries=0
+  used=" $(_kafka_used_ports | sort -un | tr '\n' ' ') "
+  while ((${#picked[@]} < n)); do
+    ((tries++ < 1000)) || kafka_die "could not find $n free ports"
+    p=$((20000 + (RANDOM * 32768 + RANDOM) % 12768))
+    [[ "$used" == *" $p "* ]] && continue
+    [[ " ${picked[*]-} " == *" $p "* ]] && continue
+    # Someone listening on it right now?
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then continue; fi
+    picked+=("$p")
+  done
+  printf '%s\n' "${picked[@]}"
+}
+
+kafka_port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Is $1 a live PID of a java process started for workdir $2?
+kafka_pid_alive() {
+  local pid="$1" wd="$2"
+  [[ -n "$pid" && "$pid" =~ ^[0-9]+$ ]] || return 1
+  kill -0 "$pid" 2>/dev/null || return 1
+  [[ -r "/proc/$pid/cmdline" ]] || return 0 # no procfs: trust kill -0
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$wd/" || return 1
+}
+
+kafka_node_pid() { [[ -f "$1/node-$2/kafka.pid" ]] && cat "$1/node-$2/kafka.pid" || true; }
+
+kafka_node_ids() {
+  local d
+  for d in "$1"/node-*; do [[ -d "$d" ]] && printf '%s\n' "${d##*/node-}"; done | sort -n
+}
+
+# Start the JVM for node dir $1 in the background, record PID.
+kafka_start_node_jvm() {
+  local nd="$1"
+  mkdir -p "$nd/logs"
+  # shellcheck disable=SC2086
+  nohup java $KAFKA_HEAP_OPTS $KAFKA_JVM_OPTS \
+    -Dkafka.logs.dir="$nd/logs" \
+    -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-broker.properties" \
+    -cp "$KAFKA_CLASSPATH" kafka.Kafka "$nd/server.properties" \
+    >>"$nd/logs/stdout.log" 2>&1 </dev/null &
+  echo $! >"$nd/kafka.pid"
+}
+
+# Print the tail of a node's logs to stderr.
+kafka_dump_logs() {
+  local nd="$1" n="${2:-60}" f
+  for f in "$nd/logs/server.log" "$nd/logs/stdout.log"; do
+    [[ -s "$f" ]] || continue
+    printf '\n----- last %s lines of %s -----\n' "$n" "$f" >&2
+    tail -n "$n" "$f" >&2
+  done
+}
+
+# Stop one PID: TERM, wait up to $3 s, then KILL.
+kafka_stop_pid() {
+  local pid="$1" wd="$2" grace="${3:-30}" i
+  kafka_pid_alive "$pid" "$wd" || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < grace * 10; i++)); do
+    kafka_pid_alive "$pid" "$wd" || return 0
+    sleep 0.1
+  done
+  kafka_log "pid $pid did not exit after ${grace}s of SIGTERM; sending SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  for ((i = 0; i < 100; i++)); do
+    kafka_pid_alive "$pid" "$wd" || return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# Wait for node: JVM alive and PLAINTEXT port open. Args: workdir id port deadline(epoch s)
+kafka_wait_port() {
+  local wd="$1" id="$2" port="$3" deadline="$4" pid
+  pid="$(kafka_node_pid "$wd" "$id")"
+  while :; do
+    kafka_pid_alive "$pid" "$wd" || { kafka_log "node $id (pid ${pid:-?}) exited during startup"; return 1; }
+    kafka_port_open "$port" && return 0
+    (($(date +%s) < deadline)) || { kafka_log "node $id: port $port not open after ${KAFKA_START_TIMEOUT}s"; return 1; }
+    sleep 0.2
+  done
+}
+
+# Wait until a metadata/ApiVersions round trip over $1 (bootstrap) sees $2 brokers. Arg 3: deadline.
+kafka_wait_brokers() {
+  local bs="$1" want="$2" deadline="$3" out n
+  while :; do
+    out="$(timeout 60 java $KAFKA_TOOL_JVM_OPTS -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-tools.properties" \
+      -cp "$KAFKA_CLASSPATH" org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$bs" 2>&1)" || true
+    n="$(grep -cE '\(id: [0-9]+ rack' <<<"$out" || true)"
+    ((n >= want)) && return 0
+    (($(date +%s) < deadline)) || { kafka_log "only $n of $want brokers answered ApiVersions on $bs: $(tail -n 3 <<<"$out")"; return 1; }
+    sleep 1
+  done
+}
+
+kafka_random_cluster_id() {
+  # 16 random bytes, URL-safe base64 without padding = a Kafka Uuid string.
+  openssl rand 16 | openssl base64 -A | tr '+/' '-_' | tr -d '='
+}
+
+kafka_q() { printf '%q' "$1"; }
+
+kafka_prepare_workdir() {
+  local wd="$1" id pid
+  mkdir -p "$wd"
+  for id in $(kafka_node_ids "$wd"); do
+    pid="$(kafka_node_pid "$wd" "$id")"
+    if kafka_pid_alive "$pid" "$wd"; then
+      kafka_die "a Kafka node (id $id, pid $pid) is still running in $wd; run scripts/kafka/stop.sh $wd first"
+    fi
+  done
+  rm -rf "$wd"/node-* "$wd/certs" "$wd/client" "$wd/env.sh" "$wd/layout" "$wd/env.d"
+}
