@@ -83,13 +83,13 @@ func TestNewRefusesInvalidPlans(t *testing.T) {
 		offsets             Offsets
 		field               string
 	}{
-		"blank source":     {" ", "t", id, Offsets{0: 1}, "sourceRecoveryPoint"},
-		"blank topic":      {"s", "", id, Offsets{0: 1}, "topic"},
-		"blank topic id":   {"s", "t", "  ", Offsets{0: 1}, "topicId"},
-		"zero uuid":        {"s", "t", "AAAAAAAAAAAAAAAAAAAAAA", Offsets{0: 1}, "zero UUID"},
-		"no offsets":       {"s", "t", id, Offsets{}, "offsets"},
-		"negative part":    {"s", "t", id, Offsets{-1: 1}, "partition -1"},
-		"negative offset":  {"s", "t", id, Offsets{3: -5}, "negative offset -5"},
+		"blank source":    {" ", "t", id, Offsets{0: 1}, "sourceRecoveryPoint"},
+		"blank topic":     {"s", "", id, Offsets{0: 1}, "topic"},
+		"blank topic id":  {"s", "t", "  ", Offsets{0: 1}, "topicId"},
+		"zero uuid":       {"s", "t", "AAAAAAAAAAAAAAAAAAAAAA", Offsets{0: 1}, "zero UUID"},
+		"no offsets":      {"s", "t", id, Offsets{}, "offsets"},
+		"negative part":   {"s", "t", id, Offsets{-1: 1}, "partition -1"},
+		"negative offset": {"s", "t", id, Offsets{3: -5}, "negative offset -5"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -31,6 +31,8 @@ type Config struct {
 	Timeout time.Duration
 	// Logger receives franz-go's logs; nil discards them.
 	Logger kgo.Logger
+	// Hooks are passed to franz-go (request counting in benchmarks and tests).
+	Hooks []kgo.Hook
 }
 
 // Client is one connection pool to the cluster, shared by every resource of
@@ -64,8 +66,9 @@ func New(cfg Config) (*Client, error) {
 		kgo.RequestTimeoutOverhead(cfg.Timeout),
 		kgo.RetryTimeout(cfg.Timeout),
 		kgo.ProduceRequestTimeout(cfg.Timeout),
-		// We never want a typo in a topic name to create a topic.
-		kgo.FetchIsolationLevel(kgo.ReadCommitted()),
+		// Control records go to partition 0 exactly; the partitioner must
+		// not pick one.
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
 	}
 	if cfg.TLS != nil {
 		opts = append(opts, kgo.DialTLSConfig(cfg.TLS))
@@ -75,6 +78,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.Logger != nil {
 		opts = append(opts, kgo.WithLogger(cfg.Logger))
+	}
+	if len(cfg.Hooks) > 0 {
+		opts = append(opts, kgo.WithHooks(cfg.Hooks...))
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {

@@ -1,0 +1,279 @@
+package cleanup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// Request is one apply.
+type Request struct {
+	Plan         cleanupplan.Plan
+	ControlTopic string
+	// ExpectedTopic, when set, must equal the plan's topic (spec step 1).
+	ExpectedTopic string
+	// Progress, when set, is told each step as it starts (for logs).
+	Progress func(step string, fields map[string]any)
+}
+
+// Range is the part of one partition an apply deleted: [From, To).
+type Range struct {
+	Partition int32
+	From, To  int64
+}
+
+// Result of a successful Apply: the plan is APPLIED.
+type Result struct {
+	PlanID string
+	// AlreadyApplied: the plan was APPLIED before this call; nothing was
+	// written or deleted.
+	AlreadyApplied bool
+	// Resumed: the plan was already COMMITTED (an earlier apply stopped
+	// between commit and APPLIED) and this call finished it.
+	Resumed bool
+	// Target is the effective boundary deleted up to (it can exceed the
+	// plan where an earlier, further plan is COMMITTED).
+	Target cleanupplan.Offsets
+	// Deleted lists partitions whose start offset moved, with the range.
+	Deleted []Range
+}
+
+// Apply runs the commit-then-delete protocol of the spec, steps 1 to 8, and
+// returns once the plan is APPLIED. Any failure leaves a state from which
+// calling Apply again with the same plan converges; no DeleteRecords ever
+// asks for an offset that is not already durably COMMITTED.
+func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
+	a := applier{k: k, req: req, plan: req.Plan, id: req.Plan.ID()}
+	return a.run(ctx)
+}
+
+type applier struct {
+	k    Kafka
+	req  Request
+	plan cleanupplan.Plan
+	id   string
+}
+
+func (a *applier) step(name string, fields map[string]any) {
+	if a.req.Progress != nil {
+		if fields == nil {
+			fields = map[string]any{}
+		}
+		fields["plan_id"] = a.id
+		fields["topic"] = a.plan.Topic
+		fields["control_topic"] = a.req.ControlTopic
+		a.req.Progress(name, fields)
+	}
+}
+
+func (a *applier) run(ctx context.Context) (Result, error) {
+	res := Result{PlanID: a.id}
+
+	// Step 1: the plan cleans the topic the caller bound.
+	if a.req.ExpectedTopic != "" && a.req.ExpectedTopic != a.plan.Topic {
+		return res, fmt.Errorf("%w: plan %s cleans topic %q but this boundary is bound to %q; derive the plan from this job's checkpoint",
+			ErrTopicMismatch, a.id, a.plan.Topic, a.req.ExpectedTopic)
+	}
+	if err := describeControlTopic(ctx, a.k, a.req.ControlTopic, a.plan.Topic); err != nil {
+		return res, err
+	}
+	// Steps 2 and 3: identity and settings of the data topic.
+	a.step("check action-state topic", nil)
+	if err := a.checkTopic(ctx); err != nil {
+		return res, err
+	}
+
+	// Step 4: the recorded history belongs to this topic and is a chain.
+	a.step("read control topic", nil)
+	log, err := a.readHistory(ctx)
+	if err != nil {
+		return res, err
+	}
+
+	// Step 5: a plan seen before is finished or resumed, never re-planned.
+	op, recorded := log.Lookup(a.id)
+	switch {
+	case recorded && !op.Plan.Equal(a.plan):
+		return res, fmt.Errorf("%w: plan ID %s is recorded with different contents", cleanupplan.ErrCorruptControlLog, a.id)
+	case recorded && op.Status == cleanupplan.StatusApplied:
+		res.AlreadyApplied = true
+		res.Target = log.Boundary()
+		return res, nil
+	case recorded:
+		res.Resumed = true
+	default:
+		// Step 6: validate against the boundary and the live offsets, then
+		// commit. The COMMITTED record is the point of no return.
+		if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
+			return res, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
+		}
+		a.step("check offsets are available", nil)
+		if err := a.checkOffsetsAvailable(ctx); err != nil {
+			return res, err
+		}
+		if err := a.checkSettings(ctx); err != nil {
+			return res, err
+		}
+		a.step("append COMMITTED", nil)
+		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
+		if _, err := a.k.AppendControl(ctx, a.req.ControlTopic, key, value); err != nil {
+			return res, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
+		}
+	}
+
+	// Step 7: delete up to the effective boundary as recorded now, never
+	// up to anything merely in memory.
+	log, err = a.readHistory(ctx)
+	if err != nil {
+		return res, err
+	}
+	if op, ok := log.Lookup(a.id); !ok || !op.Plan.Equal(a.plan) {
+		return res, fmt.Errorf("%w: plan %s was acknowledged but is not in control topic %q on re-read; nothing was deleted",
+			cleanupplan.ErrCorruptControlLog, a.id, a.req.ControlTopic)
+	}
+	res.Target = log.Boundary()
+	if err := a.checkTopic(ctx); err != nil {
+		return res, err
+	}
+	before, err := a.k.StartOffsets(ctx, a.plan.Topic)
+	if err != nil {
+		return res, err
+	}
+	a.step("delete records", map[string]any{"partitions": len(res.Target)})
+	if _, err := a.k.DeleteRecords(ctx, a.plan.Topic, res.Target); err != nil {
+		return res, fmt.Errorf("deleting records of %q below the COMMITTED boundary (the boundary stands; re-run apply to finish): %w", a.plan.Topic, err)
+	}
+	after, err := a.k.StartOffsets(ctx, a.plan.Topic)
+	if err != nil {
+		return res, err
+	}
+	for _, p := range res.Target.Partitions() {
+		if after[p] < res.Target[p] {
+			return res, fmt.Errorf("%w: partition %d of %q starts at %d after DeleteRecords up to %d; re-run apply",
+				ErrDeleteNotEffective, p, a.plan.Topic, after[p], res.Target[p])
+		}
+		if before[p] < res.Target[p] {
+			res.Deleted = append(res.Deleted, Range{Partition: p, From: before[p], To: res.Target[p]})
+		}
+	}
+	if err := a.checkTopic(ctx); err != nil {
+		return res, err
+	}
+
+	// Step 8: every plan still COMMITTED is now physically applied.
+	for _, op := range log.Operations() {
+		if op.Status != cleanupplan.StatusCommitted {
+			continue
+		}
+		a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
+		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
+		if _, err := a.k.AppendControl(ctx, a.req.ControlTopic, key, value); err != nil {
+			return res, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+		}
+	}
+	return res, nil
+}
+
+func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {
+	log, err := ReadHistory(ctx, a.k, a.req.ControlTopic)
+	if err != nil {
+		return nil, err
+	}
+	if err := log.ValidateFor(a.plan.Topic, a.plan.TopicID, a.plan.Offsets); err != nil {
+		return nil, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
+	}
+	return log, nil
+}
+
+// checkTopic re-verifies identity (topic ID, partition set) and settings.
+func (a *applier) checkTopic(ctx context.Context) error {
+	if err := a.checkIdentity(ctx); err != nil {
+		return err
+	}
+	return a.checkSettings(ctx)
+}
+
+func (a *applier) checkIdentity(ctx context.Context) error {
+	return CheckIdentity(ctx, a.k, a.plan)
+}
+
+// CheckIdentity verifies that the plan's topic exists with the plan's topic
+// ID and exactly the plan's partitions.
+func CheckIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) error {
+	t, err := k.DescribeTopic(ctx, plan.Topic)
+	if err != nil {
+		if errors.Is(err, kafkaops.ErrTopicNotFound) {
+			return fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %v",
+				ErrTopicIDChanged, plan.Topic, plan.ID(), plan.TopicID, err)
+		}
+		return err
+	}
+	if got := t.ID.String(); got != plan.TopicID {
+		return fmt.Errorf("%w: topic %q now has ID %s but the plan was made for ID %s; the topic was deleted and recreated, so the plan's offsets do not describe it. Nothing was deleted",
+			ErrTopicIDChanged, plan.Topic, got, plan.TopicID)
+	}
+	want := plan.Offsets.Partitions()
+	if !slices.Equal(t.Partitions, want) {
+		return fmt.Errorf("%w: topic %q has %d partitions %s but the plan covers %d; nothing was deleted",
+			ErrPartitionSetChanged, plan.Topic, len(t.Partitions), shortList(t.Partitions), len(want))
+	}
+	return nil
+}
+
+func (a *applier) checkSettings(ctx context.Context) error {
+	cfg, err := a.k.TopicConfigs(ctx, a.plan.Topic)
+	if err != nil {
+		return err
+	}
+	return checkDataTopicSettings(a.plan.Topic, cfg)
+}
+
+// checkOffsetsAvailable requires start <= plan[p] <= end for every
+// partition, with the topic's identity checked on both sides of the lookup
+// so the offsets are known to belong to the plan's topic incarnation.
+func (a *applier) checkOffsetsAvailable(ctx context.Context) error {
+	if err := a.checkIdentity(ctx); err != nil {
+		return err
+	}
+	starts, err := a.k.StartOffsets(ctx, a.plan.Topic)
+	if err != nil {
+		return err
+	}
+	ends, err := a.k.EndOffsets(ctx, a.plan.Topic)
+	if err != nil {
+		return err
+	}
+	if err := a.checkIdentity(ctx); err != nil {
+		return err
+	}
+	return OffsetsAvailable(a.plan, starts, ends)
+}
+
+// OffsetsAvailable checks each plan offset against [start, end].
+func OffsetsAvailable(plan cleanupplan.Plan, starts, ends map[int32]int64) error {
+	for _, p := range plan.Offsets.Partitions() {
+		off := plan.Offsets[p]
+		start, okS := starts[p]
+		end, okE := ends[p]
+		if !okS || !okE {
+			return fmt.Errorf("%w: partition %d of %q was not answered when listing offsets", ErrOffsetOutOfRange, p, plan.Topic)
+		}
+		if off < start || off > end {
+			return fmt.Errorf("%w: plan %s asks for offset %d on partition %d of %q, but the partition holds offsets %d to %d; "+
+				"the plan does not come from this topic's history. Nothing was written or deleted",
+				ErrOffsetOutOfRange, plan.ID(), off, p, plan.Topic, start, end)
+		}
+	}
+	return nil
+}
+
+func shortList(ps []int32) string {
+	if len(ps) > 8 {
+		return fmt.Sprintf("%v...", ps[:8])
+	}
+	return fmt.Sprint(ps)
+}

@@ -1,0 +1,30 @@
+package cleanup
+
+import "errors"
+
+// Sentinel errors of the coordinator, matched with errors.Is. The plan
+// model's sentinels (cleanupplan.ErrBackwardMove, ErrTombstone,
+// ErrForeignPlan, ErrIncomparablePlans, ...) pass through unchanged.
+var (
+	// ErrTopicMismatch: the plan cleans another topic than the one the
+	// caller bound (the boundary resource's action_state_topic).
+	ErrTopicMismatch = errors.New("plan names another action-state topic")
+	// ErrTopicIDChanged: the data topic's ID is not the plan's: it was
+	// deleted and recreated, and the plan's offsets mean nothing for it.
+	ErrTopicIDChanged = errors.New("action-state topic ID changed")
+	// ErrPartitionSetChanged: the data topic's partitions are not the plan's.
+	ErrPartitionSetChanged = errors.New("action-state topic partition set changed")
+	// ErrDataTopicSettings: cleanup.policy / retention.ms / retention.bytes
+	// are not compact,delete / -1 / -1.
+	ErrDataTopicSettings = errors.New("action-state topic settings do not allow cleanup")
+	// ErrOffsetOutOfRange: a plan offset lies outside [start, end] of its
+	// partition: below it the records are gone already, above it they do not
+	// exist yet (a plan for another topic incarnation, or a typo).
+	ErrOffsetOutOfRange = errors.New("plan offset outside the partition's available range")
+	// ErrControlTopicMisconfigured: the control topic is missing, has more
+	// than one partition, lets retention delete records, or is the data topic.
+	ErrControlTopicMisconfigured = errors.New("control topic misconfigured")
+	// ErrDeleteNotEffective: after DeleteRecords a partition still starts
+	// below the target.
+	ErrDeleteNotEffective = errors.New("records below the boundary are still present")
+)

@@ -1,0 +1,183 @@
+package cleanup
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+const (
+	dataTopic    = "orders-agent-action-state"
+	controlTopic = "orders-agent-cleanup-control"
+)
+
+// env is one in-process broker with an action-state topic holding records
+// and a control topic, cleaned up by the test.
+type env struct {
+	t       testing.TB
+	cluster *kfake.Cluster
+	kafka   *kafkaops.Client
+	topicID string
+	parts   int32
+}
+
+func newEnv(t testing.TB, partitions int32, recordsPerPartition int) *env {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	e := &env{t: t, cluster: c, kafka: k, parts: partitions}
+	ctx := context.Background()
+	id, err := k.CreateTopic(ctx, dataTopic, partitions, 1, DataTopicSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.topicID = id.String()
+	if _, err := k.CreateTopic(ctx, controlTopic, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"}); err != nil {
+		t.Fatal(err)
+	}
+	e.produce(recordsPerPartition)
+	return e
+}
+
+// produce writes n action-state records to every partition, as a job would.
+func (e *env) produce(n int) {
+	e.t.Helper()
+	if n == 0 {
+		return
+	}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(e.cluster.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer cl.Close()
+	var recs []*kgo.Record
+	for p := range e.parts {
+		for i := range n {
+			recs = append(recs, &kgo.Record{Topic: dataTopic, Partition: p,
+				Key: fmt.Appendf(nil, "key-%d-%d", p, i), Value: fmt.Appendf(nil, "action-state-%d-%d", p, i)})
+		}
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// plan builds a plan for the env's topic with offset(p) per partition.
+func (e *env) plan(source string, offset func(p int32) int64) cleanupplan.Plan {
+	e.t.Helper()
+	offs := cleanupplan.Offsets{}
+	for p := range e.parts {
+		offs[p] = offset(p)
+	}
+	pl, err := cleanupplan.New(source, dataTopic, e.topicID, offs)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return pl
+}
+
+func (e *env) startOffsets() map[int32]int64 {
+	e.t.Helper()
+	s, err := e.kafka.StartOffsets(context.Background(), dataTopic)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+func (e *env) history() *cleanupplan.Log {
+	e.t.Helper()
+	log, err := History(context.Background(), e.kafka, controlTopic)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return log
+}
+
+func (e *env) controlEnd() int64 {
+	e.t.Helper()
+	ends, err := e.kafka.EndOffsets(context.Background(), controlTopic)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return ends[0]
+}
+
+// invariantSpy forwards every call to the real client and checks the
+// protocol's safety invariant on each DeleteRecords: no offset above what is
+// known to be durably COMMITTED. "Known durable" is what the control log held
+// when the spy was created plus every append the broker acknowledged: a
+// subset of what is truly durable, so the check is, if anything, stricter.
+type invariantSpy struct {
+	Kafka
+	t          testing.TB
+	mu         sync.Mutex
+	durable    cleanupplan.Offsets
+	deletes    int
+	violations []string
+}
+
+func newSpy(e *env) *invariantSpy {
+	s := &invariantSpy{Kafka: e.kafka, t: e.t, durable: cleanupplan.Offsets{}}
+	for _, op := range e.history().Operations() {
+		s.raise(op.Plan.Offsets)
+	}
+	return s
+}
+
+func (s *invariantSpy) raise(o cleanupplan.Offsets) {
+	for p, off := range o {
+		s.durable[p] = max(s.durable[p], off)
+	}
+}
+
+func (s *invariantSpy) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
+	off, err := s.Kafka.AppendControl(ctx, topic, key, value)
+	if err == nil {
+		rec, derr := cleanupplan.DecodeRecord(key, value)
+		if derr != nil {
+			s.t.Errorf("coordinator appended an undecodable record: %v", derr)
+		}
+		s.mu.Lock()
+		s.raise(rec.Plan.Offsets)
+		s.mu.Unlock()
+	}
+	return off, err
+}
+
+func (s *invariantSpy) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
+	s.mu.Lock()
+	s.deletes++
+	for p, off := range upTo {
+		if off > s.durable[p] {
+			s.violations = append(s.violations, fmt.Sprintf("DeleteRecords partition %d up to %d while only %d is durably COMMITTED", p, off, s.durable[p]))
+		}
+	}
+	s.mu.Unlock()
+	return s.Kafka.DeleteRecords(ctx, topic, upTo)
+}
+
+func (s *invariantSpy) check() {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range s.violations {
+		s.t.Error("safety invariant broken: " + v)
+	}
+}

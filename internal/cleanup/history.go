@@ -1,0 +1,34 @@
+package cleanup
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// ReadHistory reads the whole control partition and validates it: no
+// tombstones, keys match, statuses only move forward, all plans name one
+// topic and partition set, and every pair is comparable.
+func ReadHistory(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
+	var log cleanupplan.Log
+	_, err := k.ReadControlLog(ctx, controlTopic, func(r kafkaops.ControlRecord) error {
+		return log.Add(r.Offset, r.Key, r.Value)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading control topic %q: %w", controlTopic, err)
+	}
+	if err := log.Validate(); err != nil {
+		return nil, fmt.Errorf("control topic %q: %w", controlTopic, err)
+	}
+	return &log, nil
+}
+
+// History reads and validates the control topic, checking its shape first.
+func History(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
+	if err := describeControlTopic(ctx, k, controlTopic, ""); err != nil {
+		return nil, err
+	}
+	return ReadHistory(ctx, k, controlTopic)
+}

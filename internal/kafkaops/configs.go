@@ -1,0 +1,84 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// ConfigValue is one topic config as the broker reports it.
+type ConfigValue struct {
+	Value string
+	// Null is set when the broker reports no value (sensitive or unset).
+	Null bool
+	// TopicOverride is set when the value is set on the topic itself rather
+	// than inherited from a broker or default: only overrides are ever
+	// compared with what a user manages, so broker defaults are never drift.
+	TopicOverride bool
+}
+
+// TopicConfigs returns every config of a topic.
+func (c *Client) TopicConfigs(ctx context.Context, name string) (map[string]ConfigValue, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	rcs, err := c.admin.DescribeTopicConfigs(ctx, name)
+	if err != nil {
+		return nil, opErr("describe topic configs", name, err)
+	}
+	rc, err := rcs.On(name, nil)
+	if err != nil {
+		return nil, opErr("describe topic configs", name, err)
+	}
+	if rc.Err != nil {
+		return nil, opErr("describe topic configs", name, errWithMessage(rc.Err, rc.ErrMessage))
+	}
+	out := make(map[string]ConfigValue, len(rc.Configs))
+	for _, cfg := range rc.Configs {
+		v := ConfigValue{Null: cfg.Value == nil, TopicOverride: cfg.Source == kmsg.ConfigSourceDynamicTopicConfig}
+		if cfg.Value != nil {
+			v.Value = *cfg.Value
+		}
+		out[cfg.Key] = v
+	}
+	return out, nil
+}
+
+// AlterTopicConfigs incrementally sets and removes topic-level overrides,
+// leaving every other key as it is (never the non-incremental AlterConfigs,
+// which would wipe keys we do not manage).
+func (c *Client) AlterTopicConfigs(ctx context.Context, name string, set map[string]string, remove []string) error {
+	if len(set) == 0 && len(remove) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	alters := make([]kadm.AlterConfig, 0, len(set)+len(remove))
+	for k, v := range set {
+		alters = append(alters, kadm.AlterConfig{Op: kadm.SetConfig, Name: k, Value: &v})
+	}
+	for _, k := range remove {
+		alters = append(alters, kadm.AlterConfig{Op: kadm.DeleteConfig, Name: k})
+	}
+	resps, err := c.admin.AlterTopicConfigs(ctx, alters, name)
+	if err != nil {
+		return opErr("alter topic configs", name, err)
+	}
+	resp, err := resps.On(name, nil)
+	if err != nil {
+		return opErr("alter topic configs", name, err)
+	}
+	if resp.Err != nil {
+		return opErr("alter topic configs", name, errWithMessage(resp.Err, resp.ErrMessage))
+	}
+	return nil
+}
+
+func errWithMessage(err error, msg string) error {
+	if msg == "" || msg == err.Error() {
+		return err
+	}
+	return errors.Join(err, fmt.Errorf("broker said: %s", msg))
+}

@@ -1,0 +1,175 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+)
+
+// controlPartition is the only partition of a control topic.
+const controlPartition int32 = 0
+
+// fetchMaxBytes bounds one fetch response. A control record is well under
+// 100 KiB even for thousands of partitions, so 8 MiB moves thousands of
+// records per round trip without letting a hostile topic exhaust memory.
+const fetchMaxBytes = 8 << 20
+
+// ControlRecord is one record of the control partition.
+type ControlRecord struct {
+	Offset int64
+	Key    []byte
+	// Value is nil for a tombstone.
+	Value []byte
+}
+
+// ReadControlLog streams partition 0 of topic from its log start offset up
+// to its end as seen with read_committed isolation (the last stable offset
+// at the time of the call), in order, calling fn for every record.
+// Transaction markers and aborted records are skipped, as the runtime's
+// read_committed consumer skips them. It returns the end offset it read to.
+//
+// It issues raw Fetch requests rather than running a consumer: a consumer
+// cannot say where it stands after skipping control batches, and "read
+// exactly to the end" is the whole point here.
+func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(ControlRecord) error) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	t, err := c.DescribeTopic(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	starts, err := c.StartOffsets(ctx, topic)
+	if err != nil {
+		return 0, err
+	}
+	start, ok := starts[controlPartition]
+	if !ok {
+		return 0, opErr("read control log", topic, errors.New("partition 0 does not exist"))
+	}
+	end, err := c.committedEnd(ctx, topic, controlPartition)
+	if err != nil {
+		return 0, err
+	}
+	offset := start
+	leader := t.Leaders[controlPartition]
+	stalls := 0
+	for offset < end {
+		resp, err := c.fetch(ctx, t, leader, offset)
+		if err != nil {
+			return 0, opErr("read control log", topic, fmt.Errorf("fetch at offset %d: %w", offset, err))
+		}
+		fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
+			Offset:         offset,
+			IsolationLevel: kgo.ReadCommitted(),
+			Topic:          topic,
+			Partition:      controlPartition,
+		}, resp, kgo.DefaultDecompressor(), nil)
+		if fp.Err != nil {
+			if errors.Is(fp.Err, kerr.NotLeaderForPartition) || errors.Is(fp.Err, kerr.FencedLeaderEpoch) || errors.Is(fp.Err, kerr.UnknownLeaderEpoch) {
+				if t, err = c.DescribeTopic(ctx, topic); err != nil {
+					return 0, err
+				}
+				leader = t.Leaders[controlPartition]
+				if err := pause(ctx, &stalls); err != nil {
+					return 0, opErr("read control log", topic, fmt.Errorf("partition 0 leader keeps moving: %w", fp.Err))
+				}
+				continue
+			}
+			return 0, opErr("read control log", topic, fmt.Errorf("fetch at offset %d: %w", offset, fp.Err))
+		}
+		for _, r := range fp.Records {
+			if r.Offset >= end {
+				break
+			}
+			if err := fn(ControlRecord{Offset: r.Offset, Key: r.Key, Value: r.Value}); err != nil {
+				return 0, err
+			}
+		}
+		if next <= offset {
+			// An empty answer below the end offset: the leader has not
+			// caught up with what it reported, or a follower became leader.
+			if err := pause(ctx, &stalls); err != nil {
+				return 0, opErr("read control log", topic, fmt.Errorf("no progress at offset %d of %d", offset, end))
+			}
+			continue
+		}
+		stalls = 0
+		offset = next
+	}
+	return end, nil
+}
+
+// pause backs off briefly; after too many consecutive stalls, or when ctx
+// ends, it gives up.
+func pause(ctx context.Context, stalls *int) error {
+	*stalls++
+	if *stalls > 50 {
+		return errors.New("gave up")
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(time.Duration(*stalls) * 20 * time.Millisecond):
+		return nil
+	}
+}
+
+func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64) (*kmsg.FetchResponseTopicPartition, error) {
+	req := kmsg.NewPtrFetchRequest()
+	req.ReplicaID = -1
+	req.MaxWaitMillis = 0
+	req.MinBytes = 1
+	req.MaxBytes = fetchMaxBytes
+	req.IsolationLevel = 1 // read_committed
+	req.SessionEpoch = -1  // no fetch session: one-shot requests
+	rt := kmsg.NewFetchRequestTopic()
+	rt.Topic = t.Name
+	rt.TopicID = t.ID
+	rp := kmsg.NewFetchRequestTopicPartition()
+	rp.Partition = controlPartition
+	rp.FetchOffset = offset
+	rp.CurrentLeaderEpoch = -1
+	rp.LogStartOffset = -1
+	rp.PartitionMaxBytes = fetchMaxBytes
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+
+	kresp, err := req.RequestWith(ctx, c.kgo.Broker(int(leader)))
+	if err != nil {
+		return nil, err
+	}
+	if err := kerr.ErrorForCode(kresp.ErrorCode); err != nil {
+		return nil, err
+	}
+	for i := range kresp.Topics {
+		rt := &kresp.Topics[i]
+		if rt.Topic != t.Name && rt.TopicID != t.ID {
+			continue
+		}
+		for j := range rt.Partitions {
+			if rt.Partitions[j].Partition == controlPartition {
+				return &rt.Partitions[j], nil
+			}
+		}
+	}
+	return nil, errors.New("the leader's fetch response did not include partition 0")
+}
+
+// AppendControl appends one record to partition 0 and returns its offset
+// once the broker acknowledged it on all in-sync replicas. The client's
+// producer is idempotent, so a retried append after a lost acknowledgement
+// is written once.
+func (c *Client) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	rec := &kgo.Record{Topic: topic, Partition: controlPartition, Key: key, Value: value}
+	if err := c.kgo.ProduceSync(ctx, rec).FirstErr(); err != nil {
+		return 0, opErr("append control record", topic, err)
+	}
+	return rec.Offset, nil
+}

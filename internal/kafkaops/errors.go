@@ -1,0 +1,62 @@
+package kafkaops
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrTopicNotFound: the broker does not know the topic.
+var ErrTopicNotFound = errors.New("topic not found")
+
+// partitionErrors collects per-partition failures so one message names
+// every failed partition instead of only the first.
+type partitionErrors struct {
+	op     string
+	topic  string
+	failed []string
+	first  error
+}
+
+func (p *partitionErrors) add(partition int32, err error) {
+	if p.first == nil {
+		p.first = err
+	}
+	if len(p.failed) < 8 {
+		p.failed = append(p.failed, fmt.Sprintf("partition %d: %v", partition, err))
+	} else if len(p.failed) == 8 {
+		p.failed = append(p.failed, "...")
+	}
+}
+
+func (p *partitionErrors) err() error {
+	if p.first == nil {
+		return nil
+	}
+	return &OpError{Op: p.op, Topic: p.topic, Detail: strings.Join(p.failed, "; "), Err: p.first}
+}
+
+// OpError names the Kafka operation and topic that failed; it unwraps to
+// the broker's error (a *kerr.Error where the broker sent one).
+type OpError struct {
+	Op     string
+	Topic  string
+	Detail string
+	Err    error
+}
+
+func (e *OpError) Error() string {
+	if e.Detail != "" {
+		return fmt.Sprintf("%s on topic %q: %s", e.Op, e.Topic, e.Detail)
+	}
+	return fmt.Sprintf("%s on topic %q: %v", e.Op, e.Topic, e.Err)
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+func opErr(op, topic string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &OpError{Op: op, Topic: topic, Err: err}
+}

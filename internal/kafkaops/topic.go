@@ -1,0 +1,97 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+)
+
+// Topic is what the protocol needs to know about a topic's identity.
+type Topic struct {
+	Name              string
+	ID                TopicID
+	Partitions        []int32 // ascending
+	ReplicationFactor int     // replicas of partition 0
+	Leaders           map[int32]int32
+}
+
+// DescribeTopic returns the topic's identity. A missing topic wraps
+// ErrTopicNotFound; any partition the broker reports with an error fails the
+// call, because an identity we cannot fully see is an identity we cannot trust.
+func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	md, err := c.admin.Metadata(ctx, name)
+	if err != nil {
+		return Topic{}, opErr("describe topic", name, err)
+	}
+	td, ok := md.Topics[name]
+	if !ok {
+		return Topic{}, opErr("describe topic", name, errors.New("the broker's metadata response did not include the topic"))
+	}
+	if td.Err != nil {
+		if errors.Is(td.Err, kerr.UnknownTopicOrPartition) {
+			return Topic{}, opErr("describe topic", name, errors.Join(ErrTopicNotFound, td.Err))
+		}
+		return Topic{}, opErr("describe topic", name, td.Err)
+	}
+	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions))}
+	perr := partitionErrors{op: "describe topic", topic: name}
+	for p, pd := range td.Partitions {
+		// LEADER_NOT_AVAILABLE only says the partition is between leaders;
+		// it still exists, which is all identity needs.
+		if pd.Err != nil && !errors.Is(pd.Err, kerr.LeaderNotAvailable) {
+			perr.add(p, pd.Err)
+			continue
+		}
+		t.Partitions = append(t.Partitions, p)
+		t.Leaders[p] = pd.Leader
+		if p == 0 {
+			t.ReplicationFactor = len(pd.Replicas)
+		}
+	}
+	if err := perr.err(); err != nil {
+		return Topic{}, err
+	}
+	slices.Sort(t.Partitions)
+	return t, nil
+}
+
+// CreateTopic creates a topic with the given settings and returns its
+// identity as the broker reports it.
+func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	cfg := make(map[string]*string, len(configs))
+	for k, v := range configs {
+		cfg[k] = &v
+	}
+	resp, err := c.admin.CreateTopic(ctx, partitions, replicationFactor, cfg, name)
+	if err != nil {
+		return TopicID{}, opErr("create topic", name, err)
+	}
+	if resp.Err != nil {
+		if resp.ErrMessage != "" {
+			return TopicID{}, opErr("create topic", name, errors.Join(resp.Err, errors.New(resp.ErrMessage)))
+		}
+		return TopicID{}, opErr("create topic", name, resp.Err)
+	}
+	return TopicID(resp.ID), nil
+}
+
+// DeleteTopic deletes a topic. Deleting a topic that is already gone is not
+// an error: the goal state is reached.
+func (c *Client) DeleteTopic(ctx context.Context, name string) error {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	resp, err := c.admin.DeleteTopic(ctx, name)
+	if err != nil {
+		return opErr("delete topic", name, err)
+	}
+	if resp.Err != nil && !errors.Is(resp.Err, kerr.UnknownTopicOrPartition) {
+		return opErr("delete topic", name, resp.Err)
+	}
+	return nil
+}
