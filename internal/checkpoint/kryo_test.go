@@ -32,8 +32,8 @@ func specMarker(name []byte, size byte) []byte {
 		[]byte{0x01, 0x00}, name, []byte{0x01}, // marker class by name, new object
 		[]byte{0x01, 0x01}, hashMapName, []byte{0x01}, // offsets: HashMap by name (id 1), new object
 		[]byte{size, 0x01, 0x00, 0x01, 0xAC, 0x02}, // size, key 0, value 150
-		[]byte{0x02},             // schemaVersion 1
-		[]byte{0x01, 0x82, 0x74}, // topic "t"
+		[]byte{0x02},               // schemaVersion 1
+		[]byte{0x01, 0x82, 0x74},   // topic "t"
 		[]byte{0x01}, topicIDBytes, // topicId
 	)
 }
