@@ -124,3 +124,46 @@ func TestKryoErrors(t *testing.T) {
 		})
 	}
 }
+
+// The encoder must reproduce the spec vectors exactly, so the writer's
+// checkpoints carry the bytes Flink would write.
+func TestKryoEncodeMatchesSpec(t *testing.T) {
+	m := Marker{SchemaVersion: 1, Topic: "t", TopicID: "AAAAAAAAAAAAAAAAAAAAAA", Offsets: map[int32]int64{0: 150}}
+	legacy := Marker{Legacy: true, Offsets: map[int32]int64{0: 150}}
+	cases := []struct {
+		name string
+		got  []byte
+		want []byte
+	}{
+		{"marker kryo2", encodeMarker(m, kryo2), specMarker(kryo2MarkerName, 0x01)},
+		{"marker kryo5", encodeMarker(m, kryo5), specMarker(kryo5MarkerName, 0x02)},
+		{"legacy kryo2", encodeMarker(legacy, kryo2), cat([]byte{0x01, 0x00}, hashMapName, []byte{0x01, 0x01, 0x02, 0x00, 0x09, 0xAC, 0x02})},
+		{"legacy kryo5", encodeMarker(legacy, kryo5), cat([]byte{0x01, 0x00}, hashMapName, []byte{0x01, 0x02, 0x02, 0x00, 0x09, 0xAC, 0x02})},
+	}
+	for _, c := range cases {
+		if !bytes.Equal(c.got, c.want) {
+			t.Errorf("%s:\n got % x\nwant % x", c.name, c.got, c.want)
+		}
+	}
+}
+
+func TestKryoRoundTrip(t *testing.T) {
+	markers := []Marker{
+		{SchemaVersion: 1, Topic: "orders-agent-action-state", TopicID: "q1Yw3mZ7QGu3c8m0b7o5Zg",
+			Offsets: map[int32]int64{0: 0, 1: 1 << 40, 2: -1, 63: 9223372036854775807, 64: -9223372036854775808, -5: 7}},
+		{SchemaVersion: -7, Topic: "tópico-ünïcode-✓-𝄞", TopicID: "a-very-long-topic-id-string-that-is-longer-than-sixty-four-characters-xx"},
+		{SchemaVersion: 1, Topic: "", TopicID: "x", Offsets: map[int32]int64{}},
+		{Legacy: true, Offsets: map[int32]int64{0: 1, 2147483647: 5, -2147483648: 6}},
+	}
+	for _, d := range []kryoDialect{kryo2, kryo5} {
+		for _, m := range markers {
+			got, err := decodeMarker(encodeMarker(m, d), d)
+			if err != nil {
+				t.Fatalf("%s %v: %v", d, m, err)
+			}
+			if !reflect.DeepEqual(got, m) {
+				t.Errorf("%s: got %v, want %v", d, got, m)
+			}
+		}
+	}
+}
