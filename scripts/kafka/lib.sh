@@ -23,6 +23,7 @@ KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+
 # Tool JVMs (console producer, topics, acls, ...).
 KAFKA_TOOL_JVM_OPTS="${KAFKA_TOOL_JVM_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true}"
 KAFKA_START_TIMEOUT="${KAFKA_START_TIMEOUT:-120}"
+KAFKA_TOOL_TIMEOUT="${KAFKA_TOOL_TIMEOUT:-120}"
 
 kafka_log() { printf 'kafka-scripts: %s\n' "$*" >&2; }
 kafka_die() { printf 'kafka-scripts: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -88,11 +89,11 @@ kafka_fetch() {
   kafka_log "downloaded $(ls "$KAFKA_LIBS_DIR" | wc -l) jars in $(kafka_elapsed "$t0")s"
 }
 
-# Run a Kafka main class (tools) on the cached classpath.
+# Run a Kafka main class (tools) on the cached classpath, bounded by KAFKA_TOOL_TIMEOUT seconds.
 kafka_run_class() {
   local cls="$1"; shift
   # shellcheck disable=SC2086
-  java $KAFKA_TOOL_JVM_OPTS -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-tools.properties" \
+  timeout "$KAFKA_TOOL_TIMEOUT" java $KAFKA_TOOL_JVM_OPTS -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-tools.properties" \
     -cp "$KAFKA_CLASSPATH" "$cls" "$@"
 }
 
@@ -199,8 +200,7 @@ kafka_wait_port() {
 kafka_wait_brokers() {
   local bs="$1" want="$2" deadline="$3" out n
   while :; do
-    out="$(timeout 60 java $KAFKA_TOOL_JVM_OPTS -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-tools.properties" \
-      -cp "$KAFKA_CLASSPATH" org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$bs" 2>&1)" || true
+    out="$(KAFKA_TOOL_TIMEOUT=60 kafka_run_class org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$bs" 2>&1)" || true
     n="$(grep -cE '\(id: [0-9]+ rack' <<<"$out" || true)"
     ((n >= want)) && return 0
     (($(date +%s) < deadline)) || { kafka_log "only $n of $want brokers answered ApiVersions on $bs: $(tail -n 3 <<<"$out")"; return 1; }
@@ -225,4 +225,29 @@ kafka_prepare_workdir() {
     fi
   done
   rm -rf "$wd"/node-* "$wd/certs" "$wd/client" "$wd/env.sh" "$wd/layout" "$wd/env.d"
+}
+
+# Rewrite the PID lines of <workdir>/env.sh from the node-*/kafka.pid files
+# (after kill-node.sh / restart-node.sh). A dead node gets an empty PID.
+kafka_update_env_pids() {
+  local wd="$1" id pid all=() first=""
+  [[ -f "$wd/env.sh" ]] || return 0
+  local tmp="$wd/env.sh.tmp.$$"
+  cp "$wd/env.sh" "$tmp"
+  for id in $(kafka_node_ids "$wd"); do
+    pid="$(kafka_node_pid "$wd" "$id")"
+    kafka_pid_alive "$pid" "$wd" || pid=""
+    [[ -n "$pid" ]] && all+=("$pid")
+    [[ -z "$first" ]] && first="${pid:-none}"
+    sed -i "s|^export KAFKA_NODE_${id}_PID=.*|export KAFKA_NODE_${id}_PID=$pid|" "$tmp"
+  done
+  [[ "$first" == none ]] && first=""
+  sed -i -e "s|^export KAFKA_PIDS=.*|export KAFKA_PIDS=\"${all[*]-}\"|" \
+         -e "s|^export KAFKA_PID=.*|export KAFKA_PID=$first|" "$tmp"
+  mv "$tmp" "$wd/env.sh"
+}
+
+# PLAINTEXT port of node <id> in <workdir> (from its server.properties).
+kafka_node_port() {
+  sed -n 's|^advertised.listeners=PLAINTEXT://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$1/node-$2/server.properties"
 }
