@@ -1,0 +1,220 @@
+// Package diag holds the operator-facing diagnostics this provider reports.
+//
+// Every diagnostic follows one shape: a Title-Case summary naming what went
+// wrong, then a detail that says what we were doing, what the operator should
+// do next, and the original error, in that order. Keeping the constructors in
+// one place keeps that shape (and the advice) identical across resources.
+//
+// FromKafkaError is the entry point for errors coming back from franz-go or
+// kafkaops: it recognises the failures an operator can fix (network, TLS,
+// SASL, ACLs, timeouts) and falls back to Unexpected for the rest.
+package diag
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// detail lays out the three parts every detail carries. doing completes the
+// sentence "While ...".
+func detail(doing, next string, err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "While %s.\n\n%s", doing, next)
+	if err != nil {
+		fmt.Fprintf(&b, "\n\nOriginal error: %s", err)
+	}
+	return b.String()
+}
+
+// brokerList renders addresses for a sentence; an empty list means the
+// addresses are not known where the error was classified.
+func brokerList(brokers []string) string {
+	if len(brokers) == 0 {
+		return "the configured bootstrap servers"
+	}
+	return strings.Join(brokers, ", ")
+}
+
+// KafkaUnreachable reports that no connection could be opened: DNS, routing,
+// firewalls or a broker that is down.
+func KafkaUnreachable(op string, brokers []string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Kafka Unreachable",
+		detail(op+", the provider could not connect to "+brokerList(brokers),
+			"Check that bootstrap_servers (or KAFKA_BOOTSTRAP_SERVERS) lists host:port pairs "+
+				"of the listener this machine can reach, that the brokers are running, and that "+
+				"no firewall or security group blocks the port.", err))
+}
+
+// KafkaTimeout reports an operation that did not finish within the provider's
+// per-operation timeout.
+func KafkaTimeout(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Kafka Operation Timed Out",
+		detail(op+", the cluster did not answer within the provider's timeout",
+			"Check broker health and connectivity; if the cluster is only slow, raise the "+
+				"provider's timeout attribute (default \"30s\"). Re-running is safe: every "+
+				"operation of this provider converges when repeated.", err))
+}
+
+// TLSConfigInvalid reports a TLS setting that cannot be used as written; attr
+// names the provider attribute at fault so Terraform points at it.
+func TLSConfigInvalid(attr path.Path, problem string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewAttributeErrorDiagnostic(attr, "Invalid TLS Configuration",
+		detail("building the TLS configuration from "+attr.String()+", "+problem,
+			"Set "+attr.String()+" to PEM text (starting with \"-----BEGIN\") or to the path "+
+				"of a readable PEM file; tls.cert_pem and tls.key_pem must be a certificate and its "+
+				"own private key.", err))
+}
+
+// UnknownCA reports that the broker's certificate chain does not lead to a
+// trusted authority.
+func UnknownCA(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Broker Certificate Not Trusted",
+		detail(op+", the broker presented a certificate signed by an authority this provider does not trust",
+			"The tls.ca_pem does not match the broker's certificate chain. Set tls.ca_pem to the "+
+				"CA that signed the broker certificates (without ca_pem the system roots are used). "+
+				"Use insecure_skip_verify only to diagnose, never in production.", err))
+}
+
+// TLSHostnameMismatch reports a broker certificate issued for other names.
+func TLSHostnameMismatch(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Broker Certificate Name Mismatch",
+		detail(op+", the broker's certificate does not name the host the provider connected to",
+			"Connect using a host name the certificate lists, or set tls.server_name to one of "+
+				"the names in the certificate.", err))
+}
+
+// ClientCertificateRejected reports a broker that refused our TLS client
+// certificate (mutual TLS).
+func ClientCertificateRejected(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Client Certificate Rejected",
+		detail(op+", the broker ended the TLS handshake with an alert about the client certificate",
+			"The broker requires mutual TLS: set tls.cert_pem and tls.key_pem to a certificate "+
+				"signed by a CA in the broker's truststore, and check that it has not expired.", err))
+}
+
+// TLSHandshakeFailed reports any other TLS failure, including a broker
+// listener that does not speak TLS at all.
+func TLSHandshakeFailed(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("TLS Handshake Failed",
+		detail(op+", the TLS handshake with the broker failed",
+			"Check that the port in bootstrap_servers is a TLS listener (or drop the tls block "+
+				"for a plaintext listener) and that the broker accepts a TLS version and cipher "+
+				"this provider offers (TLS 1.2 or later).", err))
+}
+
+// ConnectionRejected reports a broker that closed the connection right away,
+// which franz-go recognises as a TLS or SASL mismatch.
+func ConnectionRejected(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Kafka Connection Rejected",
+		detail(op+", the broker closed the connection immediately",
+			"The listener at that port expects a different protocol: compare the provider's tls "+
+				"and sasl blocks with the listener's security.protocol (PLAINTEXT, SSL, "+
+				"SASL_PLAINTEXT or SASL_SSL).", err))
+}
+
+// SASLAuthFailed reports credentials the broker refused.
+func SASLAuthFailed(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Kafka Authentication Failed",
+		detail(op+", the broker rejected the SASL authentication",
+			"Check sasl.username and sasl.password (or the token or AWS credentials) and that "+
+				"sasl.mechanism is the one the user was created for: a SCRAM-SHA-512 user cannot "+
+				"log in with SCRAM-SHA-256.", err))
+}
+
+// SASLMechanismUnsupported reports a mechanism the listener has not enabled.
+func SASLMechanismUnsupported(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("SASL Mechanism Not Enabled",
+		detail(op+", the broker does not offer the configured SASL mechanism on this listener",
+			"Set sasl.mechanism to one listed in the listener's sasl.enabled.mechanisms, or "+
+				"connect to the listener that enables it.", err))
+}
+
+// NotAuthorized reports an ACL refusal: we are authenticated but lack the
+// permission for this operation.
+func NotAuthorized(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Kafka Authorization Failed",
+		detail(op+", the broker refused the request for lack of permission",
+			"Grant the provider's principal the ACL the error names (for cleanup: Describe and "+
+				"DescribeConfigs on the topics, Read and Write on the control topic, Delete on the "+
+				"data topic), then re-run.", err))
+}
+
+// ProviderConfigIncomplete reports a provider block that cannot produce a
+// Kafka client yet; reason says what is missing.
+func ProviderConfigIncomplete(op, reason string) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Provider Configuration Incomplete",
+		detail(op+", the provider had no usable Kafka client: "+reason,
+			"Complete the provider \"flinkagents\" block (see the provider documentation), or "+
+				"make the values it depends on known before this step.", nil))
+}
+
+// Unexpected reports an error nobody anticipated; it asks for a bug report
+// because the operator cannot be told what to fix.
+func Unexpected(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Unexpected Kafka Error",
+		detail(op+", an unexpected error occurred",
+			"Re-running is safe. If it persists, run with TF_LOG_PROVIDER=DEBUG and report the "+
+				"log to the provider maintainers.", err))
+}
+
+// FromKafkaError picks the diagnostic that tells the operator what to fix.
+// op completes "While ...", for example "reading the control topic
+// \"orders-cleanup\"".
+func FromKafkaError(op string, err error) fwdiag.Diagnostic {
+	var (
+		unknownCA      x509.UnknownAuthorityError
+		hostname       x509.HostnameError
+		certInvalid    x509.CertificateInvalidError
+		recordHeader   tls.RecordHeaderError
+		firstReadEOF   *kgo.ErrFirstReadEOF
+		opErr          *net.OpError
+		dnsErr         *net.DNSError
+		kafkaErr       *kerr.Error
+		verificationEr *tls.CertificateVerificationError
+	)
+	switch {
+	case errors.As(err, &unknownCA):
+		return UnknownCA(op, err)
+	case errors.As(err, &hostname):
+		return TLSHostnameMismatch(op, err)
+	case errors.As(err, &certInvalid), errors.As(err, &recordHeader), errors.As(err, &verificationEr):
+		return TLSHandshakeFailed(op, err)
+	case errors.As(err, &opErr) && opErr.Op == "remote error":
+		// A TLS alert from the broker: crypto/tls reports it as a net.OpError
+		// with this Op. The alerts that matter name the certificate.
+		if strings.Contains(opErr.Err.Error(), "certificate") {
+			return ClientCertificateRejected(op, err)
+		}
+		return TLSHandshakeFailed(op, err)
+	case errors.As(err, &firstReadEOF):
+		return ConnectionRejected(op, err)
+	case errors.Is(err, kerr.UnsupportedSaslMechanism):
+		return SASLMechanismUnsupported(op, err)
+	case errors.Is(err, kerr.SaslAuthenticationFailed), errors.Is(err, kerr.IllegalSaslState):
+		return SASLAuthFailed(op, err)
+	case errors.As(err, &kafkaErr) && strings.HasSuffix(kafkaErr.Message, "_AUTHORIZATION_FAILED"):
+		return NotAuthorized(op, err)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
+		return KafkaTimeout(op, err)
+	case errors.As(err, &dnsErr):
+		return KafkaUnreachable(op, []string{dnsErr.Name}, err)
+	case errors.As(err, &opErr) && opErr.Op == "dial":
+		var brokers []string
+		if opErr.Addr != nil {
+			brokers = []string{opErr.Addr.String()}
+		}
+		return KafkaUnreachable(op, brokers, err)
+	default:
+		return Unexpected(op, err)
+	}
+}

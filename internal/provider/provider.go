@@ -1,0 +1,232 @@
+// Package provider is the flinkagents provider itself: its schema, the
+// translation of the provider block into a kafkaops.Config (TLS, SASL,
+// timeouts), and the bridge from franz-go's logger into tflog. Resources and
+// data sources live in their own packages and receive a
+// *providerdata.Clients.
+package provider
+
+import (
+	"context"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/providervalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/datasources"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/resources"
+)
+
+var (
+	_ provider.Provider                   = (*flinkAgentsProvider)(nil)
+	_ provider.ProviderWithConfigValidators = (*flinkAgentsProvider)(nil)
+)
+
+const (
+	// TypeName is the provider's local name, the prefix of every resource type.
+	TypeName = "flinkagents"
+
+	// bootstrapServersEnv is read when bootstrap_servers is not set, so one
+	// configuration can target several clusters.
+	bootstrapServersEnv = "KAFKA_BOOTSTRAP_SERVERS"
+
+	// defaultTimeout mirrors kafkaops' own default; stated here so the
+	// schema documentation and the code agree.
+	defaultTimeout = 30 * time.Second
+)
+
+// New returns the provider factory for providerserver; version is "dev" for
+// local builds, "test" in tests and the release version in releases.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &flinkAgentsProvider{version: version, getenv: os.Getenv}
+	}
+}
+
+type flinkAgentsProvider struct {
+	version string
+	// getenv is os.Getenv outside tests; tests substitute a map so they can
+	// run in parallel without touching the process environment.
+	getenv func(string) string
+}
+
+type providerModel struct {
+	BootstrapServers types.List   `tfsdk:"bootstrap_servers"`
+	ClientID         types.String `tfsdk:"client_id"`
+	Timeout          types.String `tfsdk:"timeout"`
+	TLS              types.Object `tfsdk:"tls"`
+	SASL             types.Object `tfsdk:"sasl"`
+}
+
+func (p *flinkAgentsProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = TypeName
+	resp.Version = p.version
+}
+
+func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages the Kafka side of [Apache Flink Agents](https://github.com/apache/flink-agents) " +
+			"action state: checkpoint-aligned cleanup of action-state topics. The provider connects to Kafka " +
+			"lazily, on the first operation that needs the cluster, so `terraform validate` and plans that " +
+			"need no Kafka call work without a reachable broker.",
+		Attributes: map[string]schema.Attribute{
+			"bootstrap_servers": schema.ListAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "Kafka bootstrap servers as `host:port`. Defaults to the comma-separated " +
+					"`" + bootstrapServersEnv + "` environment variable.",
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.ValueStringsAre(hostPort()),
+				},
+			},
+			"client_id": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Client ID sent with every request, so broker logs and quotas can name " +
+					"this provider. Defaults to `terraform-provider-flinkagents`.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"timeout": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Bound on each single Kafka operation (one admin request, one produce, " +
+					"one read of the control topic) as a Go duration such as `45s` or `2m`. It is not a " +
+					"budget for a whole apply. Defaults to `30s`.",
+				Validators: []validator.String{positiveDuration{}},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"tls":  tlsSchemaBlock(),
+			"sasl": saslSchemaBlock(),
+		},
+	}
+}
+
+func (p *flinkAgentsProvider) ConfigValidators(context.Context) []provider.ConfigValidator {
+	return []provider.ConfigValidator{
+		providervalidator.RequiredTogether(
+			path.MatchRoot("tls").AtName("cert_pem"),
+			path.MatchRoot("tls").AtName("key_pem"),
+		),
+		providervalidator.RequiredTogether(
+			path.MatchRoot("sasl").AtName("aws_access_key_id"),
+			path.MatchRoot("sasl").AtName("aws_secret_access_key"),
+		),
+		saslMechanismAttributes{},
+	}
+}
+
+// Configure turns the provider block into a recipe for a Kafka client but
+// dials nothing: the client is built by providerdata.Clients on first use.
+// Everything that can be checked locally (PEM material, SASL settings) is
+// checked here so the diagnostics point at the attribute at fault.
+func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	if !req.Config.Raw.IsFullyKnown() {
+		// Terraform configures again with known values before apply; until
+		// then only operations that need no Kafka call can succeed.
+		p.share(resp, providerdata.Unavailable("the provider block depends on values that are known only after apply"))
+		return
+	}
+
+	var config providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	brokers, diags := p.bootstrapServers(ctx, config.BootstrapServers)
+	resp.Diagnostics.Append(diags...)
+	timeout := defaultTimeout
+	if !config.Timeout.IsNull() {
+		// Already validated by positiveDuration.
+		timeout, _ = time.ParseDuration(config.Timeout.ValueString())
+	}
+	tlsConfig, diags := buildTLS(ctx, config.TLS)
+	resp.Diagnostics.Append(diags...)
+	mechanism, secrets, diags := buildSASL(ctx, config.SASL, p.getenv, p.version)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if len(brokers) == 0 {
+		p.share(resp, providerdata.Unavailable("no bootstrap servers: set bootstrap_servers in the provider block or "+
+			bootstrapServersEnv+" in the environment"))
+		return
+	}
+	tflog.Debug(ctx, "Kafka client configured; it connects on first use", map[string]any{
+		"bootstrap_servers": brokers,
+		"tls":               tlsConfig != nil,
+		"sasl":              mechanismName(mechanism),
+		"timeout":           timeout.String(),
+	})
+	p.share(resp, providerdata.New(brokers, func(ctx context.Context) (*kafkaops.Client, error) {
+		return kafkaops.New(kafkaops.Config{
+			Brokers:  brokers,
+			ClientID: config.ClientID.ValueString(),
+			TLS:      tlsConfig,
+			SASL:     mechanism,
+			Timeout:  timeout,
+			Logger:   newKgoLogger(ctx, secrets),
+		})
+	}))
+}
+
+func (p *flinkAgentsProvider) share(resp *provider.ConfigureResponse, clients *providerdata.Clients) {
+	resp.ResourceData = clients
+	resp.DataSourceData = clients
+}
+
+// bootstrapServers reads the attribute, or the environment when it is null.
+func (p *flinkAgentsProvider) bootstrapServers(ctx context.Context, attr types.List) ([]string, fwdiag.Diagnostics) {
+	if attr.IsNull() {
+		return splitServers(p.getenv(bootstrapServersEnv)), nil
+	}
+	var brokers []string
+	diags := attr.ElementsAs(ctx, &brokers, false)
+	return brokers, diags
+}
+
+// splitServers parses the comma-separated environment form, tolerating
+// spaces and a trailing comma.
+func splitServers(list string) []string {
+	var servers []string
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			servers = append(servers, s)
+		}
+	}
+	return servers
+}
+
+func (p *flinkAgentsProvider) Resources(context.Context) []func() resource.Resource {
+	return resources.All()
+}
+
+func (p *flinkAgentsProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return datasources.All()
+}
+
+// objectAs decodes a nested block; a block that is absent decodes to nil.
+// Configure has already returned when any value is unknown.
+func objectAs[T any](ctx context.Context, obj types.Object) (*T, fwdiag.Diagnostics) {
+	if obj.IsNull() || obj.IsUnknown() {
+		return nil, nil
+	}
+	var model T
+	diags := obj.As(ctx, &model, basetypes.ObjectAsOptions{})
+	return &model, diags
+}

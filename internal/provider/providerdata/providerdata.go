@@ -1,0 +1,129 @@
+// Package providerdata is the value the flinkagents provider hands to every
+// resource and data source through ProviderData. It lives apart from package
+// provider so that resources and data sources can import it while provider
+// imports their registries: provider → resources → providerdata, no cycle.
+//
+// A resource picks it up in Configure and asks for the Kafka client only in
+// the method that talks to Kafka:
+//
+//	func (r *topicResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+//		r.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
+//	}
+//
+//	func (r *topicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+//		...
+//		kafka, diags := r.clients.KafkaClient(ctx, "reading topic "+name)
+//		resp.Diagnostics.Append(diags...)
+//		if resp.Diagnostics.HasError() {
+//			return
+//		}
+//		...
+//		if err != nil {
+//			resp.Diagnostics.Append(diag.FromKafkaError("reading topic "+name, err))
+//		}
+//	}
+package providerdata
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// Clients is shared by every resource and data source of one provider
+// instance. It builds the Kafka client on first use, never in the provider's
+// Configure, so that validating and planning a configuration that needs no
+// Kafka call works without a reachable broker. The client, or the error from
+// building it, is kept for the life of the provider instance: one connection
+// pool per Terraform command, one error reported the same way everywhere.
+type Clients struct {
+	brokers []string
+	build   func(context.Context) (*kafkaops.Client, error)
+
+	once  sync.Once
+	kafka *kafkaops.Client
+	err   error
+}
+
+// UnavailableError says why the provider block cannot produce a Kafka client
+// at all (values unknown until apply, no bootstrap servers), as opposed to a
+// client that was built and then failed to reach the cluster.
+type UnavailableError struct {
+	Reason string
+}
+
+func (e *UnavailableError) Error() string { return "Kafka client unavailable: " + e.Reason }
+
+// New returns Clients that call build once, on the first Kafka or KafkaClient
+// call, with that call's context (franz-go keeps it for logging). brokers are
+// kept for diagnostics.
+func New(brokers []string, build func(context.Context) (*kafkaops.Client, error)) *Clients {
+	return &Clients{brokers: brokers, build: build}
+}
+
+// Unavailable returns Clients whose every use fails with an
+// *UnavailableError carrying reason. The provider uses it when its block is
+// valid but not enough to connect, so the failure surfaces only where a
+// resource actually needs Kafka.
+func Unavailable(reason string) *Clients {
+	err := &UnavailableError{Reason: reason}
+	return New(nil, func(context.Context) (*kafkaops.Client, error) { return nil, err })
+}
+
+// FromProviderData recovers the *Clients from a resource's or data source's
+// ConfigureRequest.ProviderData. Terraform configures resources before the
+// provider in some commands (validate, for one) and passes nil then; that is
+// not an error and yields nil Clients, which the resource must not use.
+func FromProviderData(data any) (*Clients, fwdiag.Diagnostics) {
+	if data == nil {
+		return nil, nil
+	}
+	clients, ok := data.(*Clients)
+	if !ok {
+		var diags fwdiag.Diagnostics
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("While configuring a resource, the provider handed it %T instead of *providerdata.Clients.\n\n"+
+				"This is a bug in the provider; please report it.", data))
+		return nil, diags
+	}
+	return clients, nil
+}
+
+// Brokers returns the bootstrap servers the client uses, for messages.
+func (c *Clients) Brokers() []string { return c.brokers }
+
+// Kafka returns the shared client, building it on the first call. A build
+// error is returned on this and every later call.
+func (c *Clients) Kafka(ctx context.Context) (*kafkaops.Client, error) {
+	c.once.Do(func() { c.kafka, c.err = c.build(ctx) })
+	return c.kafka, c.err
+}
+
+// KafkaClient is Kafka with the error already turned into a diagnostic; op
+// completes "While ..." in it (for example "reading topic \"orders\"").
+func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client, fwdiag.Diagnostics) {
+	kafka, err := c.Kafka(ctx)
+	if err == nil {
+		return kafka, nil
+	}
+	var unavailable *UnavailableError
+	if errors.As(err, &unavailable) {
+		return nil, fwdiag.Diagnostics{diag.ProviderConfigIncomplete(op, unavailable.Reason)}
+	}
+	return nil, fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+}
+
+// Close releases the client if one was built. Terraform ends the provider
+// process after each command, so the provider itself never needs to call
+// this; tests that build many providers do.
+func (c *Clients) Close() {
+	if c.kafka != nil {
+		c.kafka.Close()
+	}
+}
