@@ -24,7 +24,12 @@ func dialectForMetadataVersion(v int) kryoDialect {
 	return kryo5
 }
 
-func (k kryoDialect) String() string { return fmt.Sprintf("Kryo %d", uint8(k)) }
+func (k kryoDialect) String() string {
+	if k == kryo2 {
+		return "Kryo 2.24"
+	}
+	return "Kryo 5"
+}
 
 // Class names and registration ids this reader understands. HashMap and the
 // marker are unregistered in Flink's Kryo setup, so they are written by

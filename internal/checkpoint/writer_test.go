@@ -86,7 +86,7 @@ func TestWriterDialectFollowsVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = ReadRecoveryMarkers(context.Background(), LocalStorage{}, dir, Selector{})
-	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "Kryo 2") {
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "Kryo 2.24") {
 		t.Fatalf("Kryo 5 bytes under metadata V4: %v", err)
 	}
 }
