@@ -36,12 +36,9 @@ func newEnv(t testing.TB, partitions int32, recordsPerPartition int) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 3 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
-	e := &env{t: t, cluster: c, kafka: k, parts: partitions}
+	e := &env{t: t, cluster: c, parts: partitions}
+	k := e.newClient()
+	e.kafka = k
 	ctx := context.Background()
 	id, err := k.CreateTopic(ctx, dataTopic, partitions, 1, DataTopicSettings)
 	if err != nil {
@@ -53,6 +50,17 @@ func newEnv(t testing.TB, partitions int32, recordsPerPartition int) *env {
 	}
 	e.produce(recordsPerPartition)
 	return e
+}
+
+// newClient connects a new kafkaops client to the env's broker.
+func (e *env) newClient() *kafkaops.Client {
+	e.t.Helper()
+	k, err := kafkaops.New(kafkaops.Config{Brokers: e.cluster.ListenAddrs(), Timeout: 3 * time.Second})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(k.Close)
+	return k
 }
 
 // produce writes n action-state records to every partition, as a job would.
@@ -135,8 +143,12 @@ type invariantSpy struct {
 
 func newSpy(e *env) *invariantSpy {
 	s := &invariantSpy{Kafka: e.kafka, t: e.t, durable: cleanupplan.Offsets{}}
-	for _, op := range e.history().Operations() {
-		s.raise(op.Plan.Offsets)
+	// A history the coordinator must refuse contributes nothing: starting
+	// from less makes the check stricter.
+	if log, err := History(context.Background(), e.kafka, controlTopic); err == nil {
+		for _, op := range log.Operations() {
+			s.raise(op.Plan.Offsets)
+		}
 	}
 	return s
 }

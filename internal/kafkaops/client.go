@@ -6,6 +6,8 @@ package kafkaops
 import (
 	"crypto/tls"
 	"errors"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -39,8 +41,12 @@ type Config struct {
 // a provider instance. It connects lazily: constructing it dials nothing.
 type Client struct {
 	cfg   Config
+	opts  []kgo.Opt // connection options shared by every kgo client we build
 	kgo   *kgo.Client
 	admin *kadm.Client
+
+	producerMu sync.Mutex
+	producer   *kgo.Client // control-log appends; see producerClient
 }
 
 const defaultClientID = "terraform-provider-flinkagents"
@@ -59,16 +65,8 @@ func New(cfg Config) (*Client, error) {
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ClientID(cfg.ClientID),
-		// The control log is an audit trail: every append must be on all
-		// in-sync replicas and deduplicated on retry (spec: acks=all,
-		// idempotent producer).
-		kgo.RequiredAcks(kgo.AllISRAcks()),
 		kgo.RequestTimeoutOverhead(cfg.Timeout),
 		kgo.RetryTimeout(cfg.Timeout),
-		kgo.ProduceRequestTimeout(cfg.Timeout),
-		// Control records go to partition 0 exactly; the partitioner must
-		// not pick one.
-		kgo.RecordPartitioner(kgo.ManualPartitioner()),
 	}
 	if cfg.TLS != nil {
 		opts = append(opts, kgo.DialTLSConfig(cfg.TLS))
@@ -88,11 +86,55 @@ func New(cfg Config) (*Client, error) {
 	}
 	admin := kadm.NewClient(cl)
 	admin.SetTimeoutMillis(int32(cfg.Timeout / time.Millisecond))
-	return &Client{cfg: cfg, kgo: cl, admin: admin}, nil
+	return &Client{cfg: cfg, opts: opts, kgo: cl, admin: admin}, nil
+}
+
+// producerClient returns the client that appends control records, building
+// it on first use. It is separate from the admin client because a producer
+// whose producer ID could not be initialized stays failed inside franz-go;
+// dropProducer discards it so the next append starts clean.
+func (c *Client) producerClient() (*kgo.Client, error) {
+	c.producerMu.Lock()
+	defer c.producerMu.Unlock()
+	if c.producer != nil {
+		return c.producer, nil
+	}
+	opts := append(slices.Clone(c.opts),
+		// The control log is an audit trail: every append must be on all
+		// in-sync replicas and deduplicated on retry (spec: acks=all,
+		// idempotent producer; both are franz-go defaults, stated here so
+		// no later option can quietly weaken them).
+		kgo.RequiredAcks(kgo.AllISRAcks()),
+		kgo.ProduceRequestTimeout(c.cfg.Timeout),
+		// Control records go to partition 0 exactly.
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+	)
+	p, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, err
+	}
+	c.producer = p
+	return p, nil
+}
+
+func (c *Client) dropProducer(p *kgo.Client) {
+	c.producerMu.Lock()
+	defer c.producerMu.Unlock()
+	if c.producer == p {
+		c.producer = nil
+	}
+	p.Close()
 }
 
 // Close releases the connections.
-func (c *Client) Close() { c.kgo.Close() }
+func (c *Client) Close() {
+	c.producerMu.Lock()
+	if c.producer != nil {
+		c.producer.Close()
+	}
+	c.producerMu.Unlock()
+	c.kgo.Close()
+}
 
 // Timeout is the per-operation bound from Config.
 func (c *Client) Timeout() time.Duration { return c.cfg.Timeout }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
 )
 
@@ -15,6 +16,9 @@ type Topic struct {
 	Partitions        []int32 // ascending
 	ReplicationFactor int     // replicas of partition 0
 	Leaders           map[int32]int32
+	// AuthorizedOperations is what the broker says this client may do on
+	// the topic (empty when the broker has no authorizer or predates KIP-430).
+	AuthorizedOperations []kadm.ACLOperation
 }
 
 // DescribeTopic returns the topic's identity. A missing topic wraps
@@ -23,7 +27,10 @@ type Topic struct {
 func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
-	md, err := c.admin.Metadata(ctx, name)
+	// WithAuthorizedOps also makes kadm bypass kgo's metadata cache: an
+	// identity check answered from a cache could miss a topic recreated a
+	// moment ago, which is exactly what the check exists to catch.
+	md, err := c.admin.Metadata(kadm.WithAuthorizedOps(ctx), name)
 	if err != nil {
 		return Topic{}, opErr("describe topic", name, err)
 	}
@@ -37,7 +44,7 @@ func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) 
 		}
 		return Topic{}, opErr("describe topic", name, td.Err)
 	}
-	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions))}
+	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions)), AuthorizedOperations: td.AuthorizedOperations}
 	perr := partitionErrors{op: "describe topic", topic: name}
 	for p, pd := range td.Partitions {
 		// LEADER_NOT_AVAILABLE only says the partition is between leaders;
