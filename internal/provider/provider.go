@@ -32,7 +32,7 @@ import (
 )
 
 var (
-	_ provider.Provider                   = (*flinkAgentsProvider)(nil)
+	_ provider.Provider                     = (*flinkAgentsProvider)(nil)
 	_ provider.ProviderWithConfigValidators = (*flinkAgentsProvider)(nil)
 )
 

@@ -89,8 +89,9 @@ func saslSchemaBlock() schema.Block {
 			"without it the credentials cross the network in the clear (`SASL_PLAINTEXT`).",
 		Attributes: map[string]schema.Attribute{
 			"mechanism": schema.StringAttribute{
-				// Required applies only when the block is present.
-				Required: true,
+				// Optional because the framework would demand it even with the
+				// block absent; saslMechanismAttributes requires it in a present block.
+				Optional: true,
 				MarkdownDescription: "One of `PLAIN`, `SCRAM-SHA-256`, `SCRAM-SHA-512` (need `username` and " +
 					"`password`), `OAUTHBEARER` (needs `token`) or `AWS_MSK_IAM` (AWS credentials).",
 				Validators: []validator.String{stringvalidator.OneOf(

@@ -87,9 +87,18 @@ func (v saslMechanismAttributes) MarkdownDescription(ctx context.Context) string
 
 func (saslMechanismAttributes) ValidateProvider(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
 	saslPath := path.Root("sasl")
+	var block types.Object
 	var mechanism types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, saslPath, &block)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, saslPath.AtName("mechanism"), &mechanism)...)
-	if resp.Diagnostics.HasError() || mechanism.IsNull() || mechanism.IsUnknown() {
+	if resp.Diagnostics.HasError() || block.IsNull() || block.IsUnknown() || mechanism.IsUnknown() {
+		return
+	}
+	if mechanism.IsNull() {
+		resp.Diagnostics.AddAttributeError(saslPath.AtName("mechanism"), "Missing SASL Attribute",
+			"While validating the sasl block, sasl.mechanism is not set.\n\nSet sasl.mechanism to the "+
+				"mechanism the broker user was created for, or remove the sasl block for a listener "+
+				"without authentication.")
 		return
 	}
 	name := mechanism.ValueString()

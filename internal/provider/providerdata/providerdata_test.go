@@ -1,0 +1,73 @@
+package providerdata
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+func TestBuildsOnceAndRemembersTheError(t *testing.T) {
+	calls := 0
+	clients := New([]string{"kafka:9092"}, func(context.Context) (*kafkaops.Client, error) {
+		calls++
+		return nil, errors.New("dial tcp kafka:9092: connect: connection refused")
+	})
+	for range 3 {
+		if _, err := clients.Kafka(context.Background()); err == nil {
+			t.Fatal("want the build error")
+		}
+	}
+	if calls != 1 {
+		t.Errorf("build ran %d times, want once", calls)
+	}
+	_, diags := clients.KafkaClient(context.Background(), "reading topic \"orders\"")
+	if len(diags) != 1 || diags[0].Summary() != "Unexpected Kafka Error" ||
+		!strings.Contains(diags[0].Detail(), "connection refused") {
+		t.Errorf("diagnostics %v; want the memoized error as one diagnostic", diags)
+	}
+}
+
+func TestSharesOneClient(t *testing.T) {
+	clients := New([]string{"127.0.0.1:1"}, func(context.Context) (*kafkaops.Client, error) {
+		return kafkaops.New(kafkaops.Config{Brokers: []string{"127.0.0.1:1"}})
+	})
+	t.Cleanup(clients.Close)
+	first, diags := clients.KafkaClient(context.Background(), "test")
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	second, _ := clients.KafkaClient(context.Background(), "test")
+	if first != second {
+		t.Error("two clients for one provider instance")
+	}
+}
+
+func TestUnavailable(t *testing.T) {
+	clients := Unavailable("no bootstrap servers")
+	_, err := clients.Kafka(context.Background())
+	var unavailable *UnavailableError
+	if !errors.As(err, &unavailable) || unavailable.Reason != "no bootstrap servers" {
+		t.Fatalf("error %v; want *UnavailableError", err)
+	}
+	_, diags := clients.KafkaClient(context.Background(), "creating topic \"orders\"")
+	if len(diags) != 1 || diags[0].Summary() != "Provider Configuration Incomplete" ||
+		!strings.Contains(diags[0].Detail(), "no bootstrap servers") {
+		t.Errorf("diagnostics %v", diags)
+	}
+}
+
+func TestFromProviderData(t *testing.T) {
+	if clients, diags := FromProviderData(nil); clients != nil || diags.HasError() {
+		t.Errorf("nil provider data: %v, %v; want nil without error", clients, diags)
+	}
+	want := Unavailable("x")
+	if clients, diags := FromProviderData(want); clients != want || diags.HasError() {
+		t.Errorf("got %v, %v", clients, diags)
+	}
+	if _, diags := FromProviderData("not clients"); !diags.HasError() {
+		t.Error("wrong type accepted")
+	}
+}
