@@ -1,0 +1,199 @@
+package org.flinkagents.interop;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** The control-topic commands, on Kafka's own Java client. Everything goes to partition 0. */
+final class KafkaCommands {
+    /** What a raw record does inside a transaction, to exercise read_committed. */
+    enum Transaction { NONE, COMMIT, ABORT }
+
+    private static final int CONTROL_PARTITION = 0;
+
+    private final Properties connection;
+    private final Duration timeout;
+
+    /**
+     * @param securityFile Java properties (SASL/SSL) merged under {@code bootstrap.servers};
+     *     the settings each command requires by contract are applied after it and win.
+     */
+    KafkaCommands(String bootstrap, Optional<Path> securityFile, Duration timeout) throws IOException {
+        Properties props = new Properties();
+        if (securityFile.isPresent()) {
+            try (InputStream in = Files.newInputStream(securityFile.get())) {
+                props.load(in);
+            }
+        }
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(CommonClientConfigs.CLIENT_ID_CONFIG, "flinkagents-interop");
+        this.connection = props;
+        this.timeout = timeout;
+    }
+
+    /** Reads partition 0 from its beginning to its read_committed end offset. */
+    ControlLog readControl(String topic) throws Exception {
+        requireTopic(topic);
+        Properties props = copyOfConnection();
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+
+        ControlLog log = new ControlLog();
+        TopicPartition tp = new TopicPartition(topic, CONTROL_PARTITION);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            consumer.assign(List.of(tp));
+            long begin = consumer.beginningOffsets(List.of(tp), timeout).get(tp);
+            // Under read_committed this is the last stable offset.
+            long end = consumer.endOffsets(List.of(tp), timeout).get(tp);
+            consumer.seek(tp, begin);
+            // Aborted records and transaction markers are skipped, so the position can pass
+            // offsets that are never returned; stop on position, not on the last record seen.
+            while (consumer.position(tp, timeout) < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("reading " + tp + " up to offset " + end + " took longer than " + timeout);
+                }
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200)).records(tp)) {
+                    if (record.offset() >= end) {
+                        break;
+                    }
+                    log.apply(record.offset(), record.key(), record.value());
+                }
+            }
+        }
+        return log;
+    }
+
+    /** Appends {@code record}, keyed by its plan ID, and waits for the acks=all acknowledgement. */
+    RecordMetadata writeControlRecord(String topic, ControlRecord record) throws Exception {
+        requireTopic(topic);
+        Properties props = producerConfig(StringSerializer.class);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
+            ProducerRecord<String, String> message = new ProducerRecord<>(
+                    topic, CONTROL_PARTITION, record.plan().id(), PlanJson.controlRecordValue(record));
+            return await(producer.send(message), "the acknowledgement of the record");
+        }
+    }
+
+    /** Appends any key/value (null for either), optionally inside a committed or aborted transaction. */
+    RecordMetadata writeRaw(String topic, String key, byte[] value, Transaction transaction) throws Exception {
+        requireTopic(topic);
+        Properties props = producerConfig(ByteArraySerializer.class);
+        if (transaction != Transaction.NONE) {
+            props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "flinkagents-interop-" + UUID.randomUUID());
+        }
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(props)) {
+            ProducerRecord<String, byte[]> message = new ProducerRecord<>(topic, CONTROL_PARTITION, key, value);
+            if (transaction == Transaction.NONE) {
+                return await(producer.send(message), "the acknowledgement of the record");
+            }
+            producer.initTransactions();
+            producer.beginTransaction();
+            RecordMetadata metadata = await(producer.send(message), "the acknowledgement of the record");
+            if (transaction == Transaction.COMMIT) {
+                producer.commitTransaction();
+            } else {
+                producer.abortTransaction();
+            }
+            return metadata;
+        }
+    }
+
+    /**
+     * Creates the control topic as the Java tool does when it is absent: one partition,
+     * {@code cleanup.policy=compact} (no delete, so no retention can drop a boundary).
+     *
+     * @return false when the topic already existed (it is then left untouched)
+     */
+    boolean createControlTopic(String topic, short replicationFactor) throws Exception {
+        NewTopic newTopic = new NewTopic(topic, 1, replicationFactor)
+                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+        try (Admin admin = Admin.create(copyOfConnection())) {
+            await(admin.createTopics(List.of(newTopic)).all(), "creating topic " + topic);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private Properties producerConfig(Class<?> valueSerializer) {
+        Properties props = copyOfConnection();
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, valueSerializer.getName());
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
+        return props;
+    }
+
+    /**
+     * Fails when the topic is absent. A producer's metadata request would otherwise let a broker
+     * with auto.create.topics.enable create it with default (non-compacted, multi-partition) settings.
+     */
+    private void requireTopic(String topic) throws Exception {
+        try (Admin admin = Admin.create(copyOfConnection())) {
+            TopicDescription description =
+                    await(admin.describeTopics(List.of(topic)).allTopicNames(), "describing topic " + topic).get(topic);
+            if (description.partitions().stream().noneMatch(p -> p.partition() == CONTROL_PARTITION)) {
+                throw new ValidationException("topic " + topic + " has no partition " + CONTROL_PARTITION);
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new ValidationException("topic " + topic + " does not exist");
+            }
+            throw e;
+        }
+    }
+
+    /** Future.get bounded by the command's timeout, with a message that says what did not answer. */
+    private <T> T await(Future<T> future, String what) throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new TimeoutException("no answer within " + timeout.toMillis() + " ms while waiting for " + what
+                    + " from " + connection.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)
+                    + " (broker unreachable, or its listener expects other security settings)");
+        }
+    }
+
+    private Properties copyOfConnection() {
+        Properties copy = new Properties();
+        copy.putAll(connection);
+        return copy;
+    }
+}
