@@ -21,6 +21,8 @@ type Operation struct {
 type Log struct {
 	ops  []Operation
 	byID map[string]int
+	// canon holds each plan's compact JSON, for the fast path in Add.
+	canon [][]byte
 }
 
 // Add applies one record read at offset. It rejects tombstones, keys that are
@@ -28,6 +30,14 @@ type Log struct {
 // and APPLIED going back to COMMITTED. A record with an unchanged status
 // (a retried append) is accepted.
 func (l *Log) Add(offset int64, key, value []byte) error {
+	// Fast path: a plan seen before, in canonical bytes (every status
+	// change and every retried append): recognising the exact bytes proves
+	// the same plan without parsing or hashing again.
+	if i, ok := l.byID[string(key)]; ok {
+		if st, ok := canonicalStatus(value, l.canon[i]); ok {
+			return l.setStatus(offset, i, st)
+		}
+	}
 	rec, err := DecodeRecord(key, value)
 	if err != nil {
 		return fmt.Errorf("control record at offset %d: %w", offset, err)
@@ -37,7 +47,10 @@ func (l *Log) Add(offset int64, key, value []byte) error {
 
 // AddRecord is Add for an already decoded record.
 func (l *Log) AddRecord(offset int64, rec Record) error {
-	id := rec.Plan.ID()
+	id := rec.PlanID
+	if id == "" {
+		id = rec.Plan.ID()
+	}
 	if l.byID == nil {
 		l.byID = make(map[string]int)
 	}
@@ -45,19 +58,49 @@ func (l *Log) AddRecord(offset int64, rec Record) error {
 	if !seen {
 		l.byID[id] = len(l.ops)
 		l.ops = append(l.ops, Operation{PlanID: id, Status: rec.Status, Plan: rec.Plan, Offset: offset})
+		l.canon = append(l.canon, rec.Plan.CompactJSON())
 		return nil
 	}
-	op := &l.ops[i]
-	if !op.Plan.Equal(rec.Plan) {
+	if !l.ops[i].Plan.Equal(rec.Plan) {
 		return fmt.Errorf("%w: control record at offset %d carries plan %s with contents different from its first record at offset %d",
-			ErrCorruptControlLog, offset, id, op.Offset)
+			ErrCorruptControlLog, offset, id, l.ops[i].Offset)
 	}
-	if op.Status == StatusApplied && rec.Status == StatusCommitted {
+	return l.setStatus(offset, i, rec.Status)
+}
+
+func (l *Log) setStatus(offset int64, i int, st Status) error {
+	op := &l.ops[i]
+	if op.Status == StatusApplied && st == StatusCommitted {
 		return fmt.Errorf("%w: control record at offset %d moves plan %s from APPLIED back to COMMITTED",
-			ErrCorruptControlLog, offset, id)
+			ErrCorruptControlLog, offset, op.PlanID)
 	}
-	op.Status = rec.Status
+	op.Status = st
 	return nil
+}
+
+// canonicalStatus reports whether value is exactly the canonical record of
+// the plan whose compact JSON is plan, and with which status.
+func canonicalStatus(value, plan []byte) (Status, bool) {
+	const head, mid = `{"schemaVersion":1,"status":"`, `","plan":`
+	for _, st := range []Status{StatusApplied, StatusCommitted} {
+		n := len(head) + len(st) + len(mid) + len(plan) + 1
+		if len(value) != n {
+			continue
+		}
+		v := value
+		if string(v[:len(head)]) != head {
+			return "", false
+		}
+		v = v[len(head):]
+		if string(v[:len(st)]) != string(st) || string(v[len(st):len(st)+len(mid)]) != mid {
+			continue
+		}
+		v = v[len(st)+len(mid):]
+		if string(v[:len(plan)]) == string(plan) && v[len(plan)] == '}' {
+			return st, true
+		}
+	}
+	return "", false
 }
 
 // Operations returns the recorded plans in order of first appearance.

@@ -22,6 +22,8 @@ var recordFields = []string{"schemaVersion", "status", "plan"}
 type Record struct {
 	Status Status
 	Plan   Plan
+	// PlanID is Plan.ID(), verified against the record key.
+	PlanID string
 }
 
 // EncodeRecord returns the key (the plan ID) and the compact JSON value the
@@ -52,19 +54,19 @@ func DecodeRecord(key, value []byte) (Record, error) {
 	if err != nil {
 		return Record{}, err
 	}
-	if err := checkSchemaVersion(fields["schemaVersion"], "schemaVersion"); err != nil {
+	if err := checkSchemaVersion(fields[0], "schemaVersion"); err != nil {
 		return Record{}, err
 	}
-	st := fields["status"]
+	st := fields[1]
 	if st.kind != jsonString || (Status(st.text) != StatusCommitted && Status(st.text) != StatusApplied) {
 		return Record{}, malformed("status", fmt.Sprintf("must be %q or %q", StatusCommitted, StatusApplied))
 	}
-	p, err := planFromObject(fields["plan"], "plan.")
+	p, id, err := planFromObject(fields[2], "plan.")
 	if err != nil {
 		return Record{}, err
 	}
-	if id := p.ID(); string(key) != id {
+	if string(key) != id {
 		return Record{}, fmt.Errorf("%w: record key %q is not the ID of the plan inside it (%s)", ErrCorruptControlLog, key, id)
 	}
-	return Record{Status: Status(st.text), Plan: p}, nil
+	return Record{Status: Status(st.text), Plan: p, PlanID: id}, nil
 }

@@ -2,6 +2,7 @@ package cleanupplan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -17,64 +18,65 @@ func Parse(data []byte) (Plan, error) {
 	if err != nil {
 		return Plan{}, fmt.Errorf("%w: %v", ErrMalformedPlan, err)
 	}
-	return planFromObject(root, "")
+	p, _, err := planFromObject(root, "")
+	return p, err
 }
 
-// planFromObject interprets a parsed plan object; where prefixes field names
-// in errors ("plan." inside a control record).
-func planFromObject(obj jsonValue, where string) (Plan, error) {
+// planFromObject interprets a parsed plan object and returns it with its
+// verified ID; where prefixes field names in errors ("plan." inside a
+// control record).
+func planFromObject(obj jsonValue, where string) (Plan, string, error) {
 	fields, err := exactFields(obj, planFields, where)
 	if err != nil {
-		return Plan{}, err
+		return Plan{}, "", err
 	}
-	if err := checkSchemaVersion(fields["schemaVersion"], where+"schemaVersion"); err != nil {
-		return Plan{}, err
+	if err := checkSchemaVersion(fields[0], where+"schemaVersion"); err != nil {
+		return Plan{}, "", err
 	}
 	var str [4]string
-	for i, name := range []string{"planId", "sourceRecoveryPoint", "topic", "topicId"} {
-		v := fields[name]
+	for i, v := range fields[1:5] {
 		if v.kind != jsonString {
-			return Plan{}, malformed(where+name, "must be a JSON string, got "+v.kind.String())
+			return Plan{}, "", malformed(where+planFields[i+1], "must be a JSON string, got "+v.kind.String())
 		}
 		str[i] = v.text
 	}
-	offsets, err := offsetsFromObject(fields["offsets"], where+"offsets")
+	offsets, err := offsetsFromObject(fields[5], where+"offsets")
 	if err != nil {
-		return Plan{}, err
+		return Plan{}, "", err
 	}
 	p := Plan{SourceRecoveryPoint: str[1], Topic: str[2], TopicID: str[3], Offsets: offsets}
 	if err := p.validate(); err != nil {
-		return Plan{}, err
+		return Plan{}, "", err
 	}
-	if id := p.ID(); id != str[0] {
-		return Plan{}, malformed(where+"planId", fmt.Sprintf("%q does not match the plan's contents (expected %s); the file was edited or corrupted", str[0], id))
+	id := p.ID()
+	if id != str[0] {
+		return Plan{}, "", malformed(where+"planId", fmt.Sprintf("%q does not match the plan's contents (expected %s); the file was edited or corrupted", str[0], id))
 	}
-	return p, nil
+	return p, id, nil
 }
 
 // exactFields requires obj to be an object with exactly the named fields
-// (any order, as Jackson's tree model does not care) and returns them by name.
-func exactFields(obj jsonValue, names []string, where string) (map[string]jsonValue, error) {
+// (any order, as Jackson's tree model does not care) and returns their
+// values in the order of names. Duplicates were refused by the reader.
+func exactFields(obj jsonValue, names []string, where string) ([]jsonValue, error) {
 	if obj.kind != jsonObject {
 		return nil, malformed(whereOr(where), "must be a JSON object")
 	}
-	out := make(map[string]jsonValue, len(names))
+	out := make([]jsonValue, len(names))
+	found := 0
 	for _, m := range obj.members {
-		known := false
-		for _, n := range names {
-			if m.key == n {
-				known = true
-				break
-			}
-		}
-		if !known {
+		i := slices.Index(names, m.key)
+		if i < 0 {
 			return nil, malformed(where+m.key, "is not a field of this object (expected exactly "+fmt.Sprint(names)+")")
 		}
-		out[m.key] = m.val
+		out[i] = m.val
+		found++
 	}
-	for _, n := range names {
-		if _, ok := out[n]; !ok {
-			return nil, malformed(where+n, "is missing")
+	if found != len(names) {
+		for _, n := range names {
+			if !slices.ContainsFunc(obj.members, func(m jsonMember) bool { return m.key == n }) {
+				return nil, malformed(where+n, "is missing")
+			}
 		}
 	}
 	return out, nil
