@@ -13,16 +13,31 @@ import (
 type dataInput struct {
 	b    []byte
 	off  int
-	base int64 // position of b[0] in the file, for error messages
+	base int64  // position of b[0] in the file, for error messages
+	ctx  string // the structure being parsed, prefixed to error reasons
 	err  error
 }
+
+// enter sets the error context and returns the previous one for leave; it
+// keeps per-field error text constant so parsing allocates no strings.
+func (d *dataInput) enter(ctx string) string {
+	old := d.ctx
+	d.ctx = ctx
+	return old
+}
+
+func (d *dataInput) leave(old string) { d.ctx = old }
 
 func (d *dataInput) remaining() int { return len(d.b) - d.off }
 
 // failf records a CorruptError at the current position (the first one wins).
 func (d *dataInput) failf(format string, args ...any) {
 	if d.err == nil {
-		d.err = &CorruptError{Offset: d.base + int64(d.off), Reason: fmt.Sprintf(format, args...)}
+		reason := fmt.Sprintf(format, args...)
+		if d.ctx != "" {
+			reason = d.ctx + ": " + reason
+		}
+		d.err = &CorruptError{Offset: d.base + int64(d.off), Reason: reason}
 	}
 }
 
@@ -102,6 +117,13 @@ func (d *dataInput) utf(what string) string {
 		return ""
 	}
 	return str
+}
+
+// skipUTF skips a writeUTF string the caller does not keep.
+func (d *dataInput) skipUTF(what string) {
+	if s := d.take(2, what); s != nil {
+		d.skip(int(binary.BigEndian.Uint16(s)), what)
+	}
 }
 
 // decodeModifiedUTF8 decodes Java's modified UTF-8. Pure ASCII, the common

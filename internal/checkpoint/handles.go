@@ -73,11 +73,12 @@ type StreamHandle struct {
 
 func (p *metadataParser) streamHandle(what string, depth int) StreamHandle {
 	d := p.d
+	defer d.leave(d.enter(what))
 	if depth > maxHandleDepth {
-		d.failf("%s: handles nested deeper than %d", what, maxHandleDepth)
+		d.failf("handles nested deeper than %d", maxHandleDepth)
 		return StreamHandle{}
 	}
-	typ := d.u8(what + " type")
+	typ := d.u8("type")
 	if d.err != nil {
 		return StreamHandle{}
 	}
@@ -85,122 +86,123 @@ func (p *metadataParser) streamHandle(what string, depth int) StreamHandle {
 	case handleNull:
 		return StreamHandle{}
 	case handleByteStream:
-		d.utf(what + " name")
-		data := d.take(d.count(what+" length", 1), what+" bytes")
+		d.skipUTF("name")
+		data := d.take(d.count("length", 1), "bytes")
 		return StreamHandle{Kind: KindInline, Data: data, Size: int64(len(data))}
 	case handleFile:
-		size := d.i64(what + " size")
-		return StreamHandle{Kind: KindFile, Size: size, Path: d.utf(what + " path")}
+		size := d.i64("size")
+		return StreamHandle{Kind: KindFile, Size: size, Path: d.utf("path")}
 	case handleRelativeFile:
-		name := d.utf(what + " relative path")
-		return StreamHandle{Kind: KindRelativeFile, Path: name, Size: d.i64(what + " size")}
+		name := d.utf("relative path")
+		return StreamHandle{Kind: KindRelativeFile, Path: name, Size: d.i64("size")}
 	case handleKeyGroups:
 		// A key-groups handle used as a stream handle reads as its delegate.
-		p.keyGroupRangeOffsets(what)
+		p.keyGroupRangeOffsets()
 		return p.streamHandle(what, depth+1)
 	case handleSegmentFile:
 		h := StreamHandle{Kind: KindSegment}
-		h.Start = d.i64(what + " segment start")
-		h.Size = d.i64(what + " segment size")
-		d.i32(what + " segment scope")
-		h.Path = d.utf(what + " physical path")
-		d.utf(what + " logical file id")
+		h.Start = d.i64("segment start")
+		h.Size = d.i64("segment size")
+		d.i32("segment scope")
+		h.Path = d.utf("physical path")
+		d.skipUTF("logical file id")
 		return h
 	case handleEmptySegmentFile:
 		return StreamHandle{Kind: KindEmptySegment}
 	}
 	d.off--
-	d.failf("%s: unknown stream handle type %d", what, typ)
+	d.failf("unknown stream handle type %d", typ)
 	return StreamHandle{}
 }
 
 // keyGroupRangeOffsets skips i32 start, i32 count, count x i64.
-func (p *metadataParser) keyGroupRangeOffsets(what string) {
-	p.d.i32(what + " start key group")
-	p.d.skip(8*p.d.count(what+" number of key groups", 8), what+" key-group offsets")
+func (p *metadataParser) keyGroupRangeOffsets() {
+	p.d.i32("start key group")
+	p.d.skip(8*p.d.count("number of key groups", 8), "key-group offsets")
 }
 
 // keyedHandle parses and discards one KeyedStateHandle.
 func (p *metadataParser) keyedHandle(what string, depth int) {
 	d := p.d
+	defer d.leave(d.enter(what))
 	if depth > maxHandleDepth {
-		d.failf("%s: handles nested deeper than %d", what, maxHandleDepth)
+		d.failf("handles nested deeper than %d", maxHandleDepth)
 		return
 	}
-	typ := d.u8(what + " type")
+	typ := d.u8("type")
 	if d.err != nil {
 		return
 	}
 	switch typ {
 	case handleNull:
 	case handleKeyGroups, handleKeyGroups2, handleSavepointKeyGroups:
-		p.keyGroupRangeOffsets(what)
-		p.streamHandle(what+" delegate", depth+1)
+		p.keyGroupRangeOffsets()
+		p.streamHandle("key-groups delegate", depth+1)
 		if typ == handleKeyGroups2 {
-			d.utf(what + " state handle id")
+			d.skipUTF("state handle id")
 		}
 	case handleIncrementalKeyGroups, handleIncrementalKeyGroups2:
-		d.i64(what + " checkpoint id")
-		d.utf(what + " backend id")
-		d.i32(what + " start key group")
-		d.i32(what + " number of key groups")
+		d.i64("checkpoint id")
+		d.skipUTF("backend id")
+		d.i32("start key group")
+		d.i32("number of key groups")
 		if typ == handleIncrementalKeyGroups2 {
-			d.i64(what + " checkpointed size")
+			d.i64("checkpointed size")
 		}
-		p.streamHandle(what+" meta state", depth+1)
-		for _, part := range []string{" shared files", " private files"} {
-			n := d.count(what+part, 3)
+		p.streamHandle("meta state", depth+1)
+		for _, part := range []string{"shared files", "private files"} {
+			n := d.count(part, 3)
 			for i := 0; i < n && d.err == nil; i++ {
-				d.utf(what + part + " local path")
-				p.streamHandle(what+part, depth+1)
+				d.skipUTF("local path")
+				p.streamHandle(part, depth+1)
 			}
 		}
 		if typ == handleIncrementalKeyGroups2 {
-			d.utf(what + " state handle id")
+			d.skipUTF("state handle id")
 		}
 	case handleChangelog, handleChangelog2:
-		d.i32(what + " start key group")
-		d.i32(what + " number of key groups")
-		d.i64(what + " checkpointed size")
-		for _, part := range []string{" materialized", " non-materialized"} {
-			n := d.count(what+part, 1)
+		d.i32("start key group")
+		d.i32("number of key groups")
+		d.i64("checkpointed size")
+		for _, part := range []string{"materialized handles", "non-materialized handles"} {
+			n := d.count(part, 1)
 			for i := 0; i < n && d.err == nil; i++ {
-				p.keyedHandle(what+part, depth+1)
+				p.keyedHandle(part, depth+1)
 			}
 		}
-		d.i64(what + " materialization id")
+		d.i64("materialization id")
 		if typ == handleChangelog2 {
-			d.i64(what + " checkpoint id")
+			d.i64("checkpoint id")
 		}
-		d.utf(what + " state handle id")
+		d.skipUTF("state handle id")
 	case handleChangelogByteIncr:
-		d.i32(what + " start key group")
-		d.i32(what + " number of key groups")
-		d.i64(what + " from")
-		d.i64(what + " to")
-		n := d.count(what+" changes", 8)
+		d.i32("start key group")
+		d.i32("number of key groups")
+		d.i64("from")
+		d.i64("to")
+		n := d.count("changes", 8)
 		for i := 0; i < n && d.err == nil; i++ {
-			d.i32(what + " change key group")
-			d.skip(d.count(what+" change length", 1), what+" change bytes")
+			d.i32("change key group")
+			d.skip(d.count("change length", 1), "change bytes")
 		}
-		d.utf(what + " state handle id")
+		d.skipUTF("state handle id")
 	case handleChangelogFileIncr, handleChangelogFileIncr2:
-		d.i32(what + " start key group")
-		d.i32(what + " number of key groups")
-		n := d.count(what+" files", 9)
+		d.i32("start key group")
+		d.i32("number of key groups")
+		n := d.count("files", 9)
 		for i := 0; i < n && d.err == nil; i++ {
-			d.i64(what + " file offset")
-			p.streamHandle(what+" file", depth+1)
+			d.i64("file offset")
+			p.streamHandle("file", depth+1)
 		}
-		d.i64(what + " size")
-		d.i64(what + " checkpointed size")
-		d.utf(what + " state handle id")
+		d.i64("size")
+		d.i64("checkpointed size")
+		d.skipUTF("state handle id")
 		if typ == handleChangelogFileIncr2 {
-			d.utf(what + " storage identifier")
+			d.skipUTF("storage identifier")
 		}
 	default:
 		d.off--
-		d.failf("%s: unknown keyed state handle type %d", what, typ)
+		d.failf("unknown keyed state handle type %d", typ)
 	}
 }
 
@@ -208,27 +210,28 @@ func (p *metadataParser) keyedHandle(what string, depth int) {
 // handle of an unaligned checkpoint.
 func (p *metadataParser) channelHandle(what string) {
 	d := p.d
+	defer d.leave(d.enter(what))
 	kind := byte(1)
 	if p.version >= 6 {
-		kind = d.u8(what + " kind")
+		kind = d.u8("kind")
 	}
 	switch kind {
 	case 1, 2:
-		d.i32(what + " subtask index")
-		d.i32(what + " gate or partition index")
-		d.i32(what + " channel or subpartition index")
-		d.skip(8*d.count(what+" offsets", 8), what+" offsets")
-		d.i64(what + " size")
-		p.streamHandle(what+" delegate", 0)
+		d.i32("subtask index")
+		d.i32("gate or partition index")
+		d.i32("channel or subpartition index")
+		d.skip(8*d.count("offsets", 8), "offsets")
+		d.i64("size")
+		p.streamHandle("delegate", 0)
 	case 3, 4:
-		d.i32(what + " subtask index")
-		d.i64(what + " size")
-		p.streamHandle(what+" delegate", 0)
-		d.skip(d.count(what+" channel offsets length", 1), what+" channel offsets")
+		d.i32("subtask index")
+		d.i64("size")
+		p.streamHandle("delegate", 0)
+		d.skip(d.count("channel offsets length", 1), "channel offsets")
 	default:
 		if d.err == nil {
 			d.off--
-			d.failf("%s: unknown channel state handle kind %d", what, kind)
+			d.failf("unknown channel state handle kind %d", kind)
 		}
 	}
 }

@@ -212,7 +212,7 @@ func (k *kryoInput) utf8Length(what string) uint32 {
 // class reads a class marker: 0 null, 1 by name (name id, then the name on
 // its first use in the element), otherwise registration id + 2.
 func (k *kryoInput) class(what string) kryoClass {
-	c := k.varint(what + " class")
+	c := k.varint(what)
 	if k.err != nil {
 		return classNull
 	}
@@ -220,11 +220,11 @@ func (k *kryoInput) class(what string) kryoClass {
 	case 0:
 		return classNull
 	case 1:
-		id := k.varint(what + " class name id")
+		id := k.varint(what)
 		name, seen := k.names[id]
 		if !seen {
 			var ok bool
-			if name, ok = k.str(what + " class name"); !ok {
+			if name, ok = k.str(what); !ok {
 				k.failf("%s: null class name", what)
 				return classNull
 			}
@@ -280,7 +280,7 @@ func (c kryoClass) String() string {
 // (nil, true) for a new object that the caller must register, the earlier
 // object for a back-reference, or (nil, false) for null.
 func (k *kryoInput) refMarker(what string) (backRef any, present bool) {
-	m := k.varint(what + " reference")
+	m := k.varint(what)
 	switch {
 	case k.err != nil, m == 0:
 		return nil, false

@@ -50,7 +50,7 @@ func (k *kryoInput) element(dialect kryoDialect) Marker {
 		return Marker{}
 	}
 	if cls == classMap {
-		offsets := map[int32]int64{}
+		offsets := k.newMap()
 		k.refs = append(k.refs, offsets)
 		k.mapBody(dialect, offsets, false)
 		return Marker{Legacy: true, Offsets: offsets}
@@ -88,10 +88,22 @@ func (k *kryoInput) offsetsField(dialect kryoDialect) map[int32]int64 {
 		k.failf("offsets field refers back to a %T", prev)
 		return nil
 	}
-	offsets := map[int32]int64{}
+	offsets := k.newMap()
 	k.refs = append(k.refs, offsets)
 	k.mapBody(dialect, offsets, true)
 	return offsets
+}
+
+// newMap sizes the offsets map from the size varint ahead, without
+// consuming it, so a 64-partition marker does not regrow its map; the hint
+// is capped by the bytes left (each entry takes at least 4).
+func (k *kryoInput) newMap() map[int32]int64 {
+	peek := *k
+	n := peek.varint("map size")
+	if peek.err != nil {
+		return map[int32]int64{}
+	}
+	return make(map[int32]int64, min(int(n), (len(k.b)-peek.off)/4))
 }
 
 // mapBody reads MapSerializer's entries into dst. With generics (a field
@@ -135,7 +147,7 @@ func (k *kryoInput) mapBody(dialect kryoDialect, dst map[int32]int64, generic bo
 // nonNullFlag reads writeObjectOrNull's flag for an untracked type (Integer,
 // Long): 1 present, 0 null. A null partition or offset has no meaning here.
 func (k *kryoInput) nonNullFlag(what string) {
-	switch f := k.byte1(what + " null flag"); {
+	switch f := k.byte1(what); {
 	case k.err != nil:
 	case f == 0:
 		k.off--

@@ -199,8 +199,8 @@ func (p *metadataParser) subtaskState() *OperatorStateHandle {
 	}
 	p.keyedHandle("managed keyed state", 0)
 	p.keyedHandle("raw keyed state", 0)
-	for _, what := range []string{"input channel state", "output channel state"} {
-		n := d.count("number of "+what+" handles", 1)
+	for _, what := range []string{"input channel state handle", "output channel state handle"} {
+		n := d.count("number of channel state handles", 1)
 		for i := 0; i < n && d.err == nil; i++ {
 			p.channelHandle(what)
 		}
@@ -252,8 +252,8 @@ func (p *metadataParser) operatorStateHandle() *OperatorStateHandle {
 		h.States = append(h.States, s)
 	}
 	if typ == handleMergingOperatorState {
-		d.utf("task-owned directory")
-		d.utf("shared directory")
+		d.skipUTF("task-owned directory")
+		d.skipUTF("shared directory")
 		d.u8("is-empty flag")
 	}
 	h.Delegate = p.streamHandle("operator state delegate", 0)

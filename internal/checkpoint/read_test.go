@@ -278,3 +278,32 @@ func TestMetadataEncodeParseRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Corruption is reported with the file and the byte offset.
+func TestReadCorruptLocations(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	must(t, WriteSavepoint(dir, SavepointSpec{MetadataVersion: 5, OperatorUID: "u", Markers: sampleMarkers(1)}))
+	meta := filepath.Join(dir, "_metadata")
+	b, err := os.ReadFile(meta)
+	must(t, err)
+	must(t, os.WriteFile(meta, b[:60], 0o644))
+	_, err = ReadRecoveryMarkers(ctx, LocalStorage{}, dir, Selector{})
+	var ce *CorruptError
+	if !errors.As(err, &ce) || ce.File != meta || ce.Offset <= 0 || ce.Offset > 60 {
+		t.Fatalf("truncated _metadata: %v", err)
+	}
+
+	// A compressed element whose Kryo bytes are cut short: the error names
+	// the element's stream offset and the position inside the decompressed bytes.
+	m := encodeMarker(Marker{SchemaVersion: 1, Topic: "t", TopicID: "i", Offsets: map[int32]int64{0: 1}}, kryo5)
+	stream, infos := encodeOperatorStream([]listState{{Name: recoveryMarkerState, Mode: ModeUnion, Elements: [][]byte{m[:len(m)-2]}}}, true)
+	must(t, os.WriteFile(filepath.Join(dir, "s"), stream, 0o644))
+	writeCheckpoint(t, dir, oneOperator(5, Subtask{Managed: &OperatorStateHandle{States: infos,
+		Delegate: StreamHandle{Kind: KindRelativeFile, Path: "s", Size: int64(len(stream))}}}))
+	_, err = ReadRecoveryMarkers(ctx, LocalStorage{}, dir, Selector{})
+	if !errors.As(err, &ce) || ce.File != filepath.Join(dir, "s") || ce.Offset != infos[0].Offsets[0] ||
+		!strings.Contains(ce.Reason, "of the decompressed element") {
+		t.Fatalf("truncated compressed element: %v", err)
+	}
+}
