@@ -207,7 +207,7 @@ func CheckIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) error {
 	t, err := k.DescribeTopic(ctx, plan.Topic)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
-			return fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %v",
+			return fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %w",
 				ErrTopicIDChanged, plan.Topic, plan.ID(), plan.TopicID, err)
 		}
 		return err

@@ -106,7 +106,7 @@ func describeControlTopic(ctx context.Context, k Kafka, name, dataTopic string) 
 	t, err := k.DescribeTopic(ctx, name)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
-			return fmt.Errorf("%w: control topic %q does not exist; create it (flinkagents_cleanup_control_topic) before recording a boundary: %v",
+			return fmt.Errorf("%w: control topic %q does not exist; create it (flinkagents_cleanup_control_topic) before recording a boundary: %w",
 				ErrControlTopicMisconfigured, name, err)
 		}
 		return err

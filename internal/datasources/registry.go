@@ -7,5 +7,8 @@ import "github.com/hashicorp/terraform-plugin-framework/datasource"
 // All lists the constructors the provider registers. Add a data source here
 // and the provider serves it; nothing else needs to change.
 func All() []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	return []func() datasource.DataSource{
+		NewCleanupPlan,
+		NewCleanupBoundary,
+	}
 }

@@ -7,5 +7,9 @@ import "github.com/hashicorp/terraform-plugin-framework/resource"
 // All lists the constructors the provider registers. Add a resource here and
 // the provider serves it; nothing else needs to change.
 func All() []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewActionStateTopic,
+		NewCleanupControlTopic,
+		NewCleanupBoundary,
+	}
 }

@@ -1,0 +1,68 @@
+package diag
+
+import (
+	"errors"
+
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+)
+
+// cleanupRefusals maps each protocol refusal to its summary and advice. The
+// core's error text already names the topic, partition and offsets; the
+// advice here says what to do about it.
+var cleanupRefusals = []struct {
+	err     error
+	summary string
+	next    string
+}{
+	{cleanupplan.ErrBackwardMove, "Cleanup Boundary Would Move Backward",
+		"Nothing was written or deleted. A recorded boundary is permanent and the runtime already refuses restores below it. " +
+			"Derive plan_json from a checkpoint or savepoint at least as new as the one that set the boundary " +
+			"(data.flinkagents_cleanup_boundary shows it)."},
+	{cleanupplan.ErrTombstone, "Tombstone In Control Topic",
+		"Boundaries cannot be deleted, so a null record means someone wrote to the control topic by hand. Nothing was written or deleted. " +
+			"Find who wrote it; do not reuse this control topic for cleanup until its history is understood."},
+	{cleanupplan.ErrIncomparablePlans, "Control Topic Holds Incomparable Plans",
+		"Nothing was written or deleted. Two recorded plans cross each other, so there is no single boundary to enforce. " +
+			"This happens when two tools applied plans from different recovery points concurrently; inspect the control topic."},
+	{cleanupplan.ErrForeignPlan, "Control Topic Belongs To Another Topic",
+		"Nothing was written or deleted. Each control topic serves exactly one action-state topic incarnation (name, topic ID and partitions). " +
+			"If the action-state topic was recreated, configure a new control topic for it."},
+	{cleanupplan.ErrCorruptControlLog, "Control Topic History Is Inconsistent",
+		"Nothing was written or deleted. A record contradicts an earlier one; inspect the control topic and the tools that wrote it."},
+	{cleanupplan.ErrLegacyMarker, "Checkpoint Holds Legacy Recovery Markers",
+		"Legacy markers do not name the physical topic, so they cannot authorize deletion. " +
+			"Run the job on a Flink Agents release that writes KafkaActionStateRecoveryMarker and take a new checkpoint or savepoint."},
+	{cleanupplan.ErrInconsistentMarkers, "Recovery Markers Disagree",
+		"The markers of this recovery point name different topics or partition sets; no single plan can be derived. Check the job's configuration."},
+	{cleanupplan.ErrMalformedPlan, "Malformed Cleanup Plan",
+		"Fix or regenerate the plan (data.flinkagents_cleanup_plan, or the Java tool's plan command); plans are never edited by hand."},
+	{cleanup.ErrTopicMismatch, "Plan Cleans Another Topic",
+		"Nothing was written or deleted. Derive the plan from the checkpoint of the job that owns this action-state topic."},
+	{cleanup.ErrTopicIDChanged, "Action-State Topic Was Recreated",
+		"Nothing was written or deleted. The plan's offsets describe a topic that no longer exists; derive a new plan from a checkpoint taken on the current topic, with a new control topic."},
+	{cleanup.ErrPartitionSetChanged, "Action-State Topic Partitions Changed",
+		"Nothing was written or deleted. Partitions must never change under a recorded boundary; derive a new plan from a checkpoint taken after the change."},
+	{cleanup.ErrDataTopicSettings, "Action-State Topic Settings Do Not Allow Cleanup",
+		"Manage the topic with flinkagents_action_state_topic (it enforces cleanup.policy=compact,delete, retention.ms=-1, retention.bytes=-1) and apply that first."},
+	{cleanup.ErrOffsetOutOfRange, "Plan Offset Outside The Topic's Records",
+		"Nothing was written or deleted. The plan does not come from this topic's history; check the checkpoint path and the topic."},
+	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
+		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
+	{cleanup.ErrDeleteNotEffective, "Records Below The Boundary Remain",
+		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion."},
+}
+
+// FromCleanupError turns an error from the cleanup core into a diagnostic:
+// protocol refusals get their own summary and advice, anything else is
+// classified as a Kafka error.
+func FromCleanupError(op string, err error) fwdiag.Diagnostic {
+	for _, r := range cleanupRefusals {
+		if errors.Is(err, r.err) {
+			return fwdiag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
+		}
+	}
+	return FromKafkaError(op, err)
+}

@@ -1,0 +1,317 @@
+package resources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+)
+
+var (
+	_ resource.Resource                   = (*actionStateTopicResource)(nil)
+	_ resource.ResourceWithConfigure      = (*actionStateTopicResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*actionStateTopicResource)(nil)
+	_ resource.ResourceWithImportState    = (*actionStateTopicResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*actionStateTopicResource)(nil)
+)
+
+// NewActionStateTopic is the flinkagents_action_state_topic resource.
+func NewActionStateTopic() resource.Resource { return &actionStateTopicResource{} }
+
+type actionStateTopicResource struct {
+	clients *providerdata.Clients
+}
+
+type actionStateTopicModel struct {
+	ID                 types.String `tfsdk:"id"`
+	Name               types.String `tfsdk:"name"`
+	Partitions         types.Int64  `tfsdk:"partitions"`
+	ReplicationFactor  types.Int64  `tfsdk:"replication_factor"`
+	Config             types.Map    `tfsdk:"config"`
+	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
+	TopicID            types.String `tfsdk:"topic_id"`
+	CleanupPolicy      types.String `tfsdk:"cleanup_policy"`
+	RetentionMs        types.String `tfsdk:"retention_ms"`
+	RetentionBytes     types.String `tfsdk:"retention_bytes"`
+}
+
+// enforcedKeyReasons explains, in the validation error, why each enforced
+// setting cannot be configured.
+var enforcedKeyReasons = map[string]string{
+	cleanup.ConfigCleanupPolicy:  "the resource enforces cleanup.policy=compact,delete (compaction keeps each action's latest state; delete lets checkpoint-aligned cleanup remove old records).",
+	cleanup.ConfigRetentionMs:    "the resource enforces retention.ms=-1: time-based retention would delete action state a restore still needs.",
+	cleanup.ConfigRetentionBytes: "the resource enforces retention.bytes=-1: size-based retention would delete action state a restore still needs.",
+}
+
+func (r *actionStateTopicResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_action_state_topic"
+}
+
+func (r *actionStateTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The Kafka topic where a Flink Agents operator stores each Action's progress. " +
+			"The resource enforces the settings checkpoint-aligned cleanup depends on (`cleanup.policy=compact,delete`, " +
+			"`retention.ms=-1`, `retention.bytes=-1`) and restores them if they drift. It never replaces the topic: " +
+			"changing `partitions` or `replication_factor` is refused at plan time, because a new topic loses every action's state.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The topic name.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "Topic name; the job's `kafkaActionStateTopic`.",
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 249)},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"partitions": schema.Int64Attribute{
+				Optional: true, Computed: true,
+				Default:             int64default.StaticInt64(64),
+				MarkdownDescription: "Partition count (default 64, as the runtime's `kafkaActionStateTopicNumPartitions`). Cannot change after creation.",
+				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
+			},
+			"replication_factor": schema.Int64Attribute{
+				Optional: true, Computed: true,
+				Default:             int64default.StaticInt64(1),
+				MarkdownDescription: "Replication factor (default 1, as the runtime's `kafkaActionStateTopicReplicationFactor`). Cannot change after creation.",
+				Validators:          []validator.Int64{int64validator.Between(1, 32767)},
+			},
+			"config": schema.MapAttribute{
+				Optional:            true,
+				ElementType:         types.StringType,
+				MarkdownDescription: "Extra topic settings, managed key by key. `cleanup.policy`, `retention.ms` and `retention.bytes` are enforced and refused here. Keys not listed are left as they are.",
+				Validators:          []validator.Map{reservedKeysValidator{reserved: enforcedKeyReasons}},
+			},
+			"deletion_protection": schema.BoolAttribute{
+				Optional: true, Computed: true,
+				Default:             booldefault.StaticBool(true),
+				MarkdownDescription: "While true (the default), destroying or replacing this topic is refused at plan time. Held in state, so it also protects a topic whose block was removed: set it to false and apply before removing the block.",
+			},
+			"topic_id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "Kafka's topic ID in its Java form (22 characters, URL-safe base64), as recovery markers and plans record it.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"cleanup_policy":  schema.StringAttribute{Computed: true, MarkdownDescription: "Live `cleanup.policy`; always planned as `compact,delete`."},
+			"retention_ms":    schema.StringAttribute{Computed: true, MarkdownDescription: "Live `retention.ms`; always planned as `-1`."},
+			"retention_bytes": schema.StringAttribute{Computed: true, MarkdownDescription: "Live `retention.bytes`; always planned as `-1`."},
+		},
+	}
+}
+
+func (r *actionStateTopicResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
+}
+
+func (r *actionStateTopicResource) ValidateConfig(context.Context, resource.ValidateConfigRequest, *resource.ValidateConfigResponse) {
+	// Config rules live in the schema validators; nothing cross-attribute.
+}
+
+func (r *actionStateTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var state *actionStateTopicModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if req.Plan.Raw.IsNull() {
+		if state != nil && state.DeletionProtection.ValueBool() {
+			resp.Diagnostics.Append(diag.DeletionProtected("action-state topic", state.Name.ValueString()))
+		}
+		return
+	}
+	var plan actionStateTopicModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state != nil {
+		if !plan.Name.IsUnknown() && plan.Name.ValueString() != state.Name.ValueString() && state.DeletionProtection.ValueBool() {
+			resp.Diagnostics.Append(diag.DeletionProtected("action-state topic", state.Name.ValueString()))
+		}
+		refuseTopicShapeChange(&resp.Diagnostics, "partitions", state.Name.ValueString(), state.Partitions, plan.Partitions)
+		refuseTopicShapeChange(&resp.Diagnostics, "replication_factor", state.Name.ValueString(), state.ReplicationFactor, plan.ReplicationFactor)
+	}
+	// The enforced settings are always planned at their required values:
+	// live drift (read into state) then shows as an in-place update.
+	plan.CleanupPolicy = types.StringValue(cleanup.DataTopicSettings[cleanup.ConfigCleanupPolicy])
+	plan.RetentionMs = types.StringValue(cleanup.DataTopicSettings[cleanup.ConfigRetentionMs])
+	plan.RetentionBytes = types.StringValue(cleanup.DataTopicSettings[cleanup.ConfigRetentionBytes])
+	if state != nil && cleanup.PolicyEqual(state.CleanupPolicy.ValueString(), plan.CleanupPolicy.ValueString()) {
+		plan.CleanupPolicy = state.CleanupPolicy // same set, no drift noise
+	}
+	if !plan.Name.IsUnknown() {
+		plan.ID = plan.Name
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// refuseTopicShapeChange stops a plan that would change a topic's
+// partition count or replication factor: never a replacement, which would
+// lose every action's state.
+func refuseTopicShapeChange(diags *fwdiag.Diagnostics, attr, topic string, old, planned types.Int64) {
+	if planned.IsUnknown() || old.IsNull() || old.ValueInt64() == planned.ValueInt64() {
+		return
+	}
+	diags.Append(diag.TopicShapeChange(attr, topic, old.ValueInt64(), planned.ValueInt64()))
+}
+
+func (r *actionStateTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan actionStateTopicModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := plan.Name.ValueString()
+	op := fmt.Sprintf("creating action-state topic %q", name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cfg, diags := configFromMap(ctx, plan.Config)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	maps.Copy(cfg, cleanup.DataTopicSettings)
+	if _, err := kafka.CreateTopic(ctx, name, int32(plan.Partitions.ValueInt64()), int16(plan.ReplicationFactor.ValueInt64()), cfg); err != nil {
+		resp.Diagnostics.Append(diag.TopicCreateFailed(op, "flinkagents_action_state_topic", name, err))
+		return
+	}
+	_, diags = r.read(ctx, kafka, &plan, op)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *actionStateTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state actionStateTopicModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	op := fmt.Sprintf("reading action-state topic %q", state.Name.ValueString())
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	gone, diags := r.read(ctx, kafka, &state, op)
+	if gone {
+		resp.Diagnostics.AddWarning("Action-State Topic Missing",
+			fmt.Sprintf("Topic %q no longer exists in Kafka, so Terraform will plan to create it again. "+
+				"A new topic has a new topic ID: recorded cleanup boundaries and checkpoints of the old topic do not apply to it.", state.Name.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *actionStateTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state actionStateTopicModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := plan.Name.ValueString()
+	op := fmt.Sprintf("updating the settings of action-state topic %q", name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	resp.Diagnostics.Append(diags...)
+	oldCfg, d1 := configFromMap(ctx, state.Config)
+	newCfg, d2 := configFromMap(ctx, plan.Config)
+	resp.Diagnostics.Append(d1...)
+	resp.Diagnostics.Append(d2...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	set, remove := configChanges(oldCfg, newCfg)
+	maps.Copy(set, cleanup.DataTopicSettings)
+	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
+		resp.Diagnostics.Append(diag.FromKafkaError(op, err))
+		return
+	}
+	_, diags = r.read(ctx, kafka, &plan, op)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *actionStateTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state actionStateTopicModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := state.Name.ValueString()
+	// ModifyPlan refuses this already; checked again because state can be
+	// destroyed by paths that skip our plan (a -target, a stale plan file).
+	if state.DeletionProtection.ValueBool() {
+		resp.Diagnostics.Append(diag.DeletionProtected("action-state topic", name))
+		return
+	}
+	op := fmt.Sprintf("deleting action-state topic %q", name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := kafka.DeleteTopic(ctx, name); err != nil {
+		resp.Diagnostics.Append(diag.FromKafkaError(op, err))
+	}
+}
+
+func (r *actionStateTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	// An imported topic is protected until the operator says otherwise.
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
+}
+
+// read refreshes m from the live topic; gone reports a missing topic.
+func (r *actionStateTopicResource) read(ctx context.Context, kafka *kafkaops.Client, m *actionStateTopicModel, op string) (gone bool, diags fwdiag.Diagnostics) {
+	name := m.Name.ValueString()
+	t, cfg, err := describeWithConfigs(ctx, kafka, name)
+	if err != nil {
+		if errors.Is(err, kafkaops.ErrTopicNotFound) {
+			return true, fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+		}
+		return false, fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+	}
+	m.ID = types.StringValue(name)
+	m.TopicID = types.StringValue(t.ID.String())
+	m.Partitions = types.Int64Value(int64(len(t.Partitions)))
+	m.ReplicationFactor = types.Int64Value(int64(t.ReplicationFactor))
+	m.CleanupPolicy = types.StringValue(cfg[cleanup.ConfigCleanupPolicy].Value)
+	m.RetentionMs = types.StringValue(cfg[cleanup.ConfigRetentionMs].Value)
+	m.RetentionBytes = types.StringValue(cfg[cleanup.ConfigRetentionBytes].Value)
+	m.Config = liveManagedConfig(m.Config, cfg)
+	return false, nil
+}

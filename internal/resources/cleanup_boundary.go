@@ -1,0 +1,373 @@
+package resources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+var (
+	_ resource.Resource                = (*boundaryResource)(nil)
+	_ resource.ResourceWithConfigure   = (*boundaryResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*boundaryResource)(nil)
+	_ resource.ResourceWithImportState = (*boundaryResource)(nil)
+)
+
+// NewCleanupBoundary is the flinkagents_cleanup_boundary resource: its
+// Create and Update run the commit-then-delete protocol
+// (internal/cleanup/apply.go).
+func NewCleanupBoundary() resource.Resource { return &boundaryResource{} }
+
+type boundaryResource struct {
+	clients *providerdata.Clients
+}
+
+type boundaryModel struct {
+	ID                  types.String   `tfsdk:"id"`
+	ControlTopic        types.String   `tfsdk:"control_topic"`
+	ActionStateTopic    types.String   `tfsdk:"action_state_topic"`
+	PlanJSON            types.String   `tfsdk:"plan_json"`
+	Timeouts            timeouts.Value `tfsdk:"timeouts"`
+	PlanID              types.String   `tfsdk:"plan_id"`
+	Topic               types.String   `tfsdk:"topic"`
+	TopicID             types.String   `tfsdk:"topic_id"`
+	SourceRecoveryPoint types.String   `tfsdk:"source_recovery_point"`
+	Offsets             types.Map      `tfsdk:"offsets"`
+	Status              types.String   `tfsdk:"status"`
+	CommittedBoundary   types.Map      `tfsdk:"committed_boundary"`
+	RecordsToDelete     types.Int64    `tfsdk:"records_to_delete"`
+	DeleteRanges        types.List     `tfsdk:"delete_ranges"`
+}
+
+// statusNotRecorded is shown when the control topic does not hold this
+// boundary's plan (a recreated control topic): the next apply records it.
+const statusNotRecorded = "NOT_RECORDED"
+
+const defaultApplyTimeout = 10 * time.Minute
+
+func (r *boundaryResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cleanup_boundary"
+}
+
+func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A checkpoint-aligned cleanup boundary. Applying it records the plan as COMMITTED in the control topic, " +
+			"then deletes action-state records below it, verifies, and records APPLIED: the Flink Agents runtime refuses restores " +
+			"below a recorded boundary. `terraform plan` refuses a plan that would move the boundary backward and shows " +
+			"`records_to_delete` and `delete_ranges` before anything happens. Boundaries are permanent: destroying this resource only forgets it.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "The control topic name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"control_topic": schema.StringAttribute{
+				Required: true, MarkdownDescription: "The control topic (the job's `kafkaActionStateCleanupControlTopic`).",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"action_state_topic": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "When set, the plan's topic must equal it (a plan from the wrong job is refused at plan time).",
+			},
+			"plan_json": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json`, or the file written by the Java tool's " +
+					"`plan` command (`file(\"plan.json\")`). Parsed strictly; a plan that does not match its own plan ID is refused.",
+			},
+			"plan_id":               computed("The plan's ID (SHA-256 over its contents, as the Java tool computes it)."),
+			"topic":                 computed("The action-state topic the plan cleans."),
+			"topic_id":              computed("That topic's ID, in Kafka's Java form."),
+			"source_recovery_point": computed("The checkpoint or savepoint path the plan was derived from."),
+			"offsets": schema.MapAttribute{
+				Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "The plan's offsets by partition.",
+			},
+			"status": computed("`APPLIED` once the records below the boundary are deleted; `COMMITTED` while an interrupted apply is pending " +
+				"(run apply again); `NOT_RECORDED` when the control topic no longer holds the plan."),
+			"committed_boundary": schema.MapAttribute{
+				Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "The effective boundary recorded in the control topic (per partition, the highest offset of any recorded plan). " +
+					"Refreshed on every read, so a boundary advanced elsewhere (for example by the Java tool) shows up here.",
+			},
+			"records_to_delete": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "Known at plan time: the records the apply deletes (sum over partitions of target minus current start offset). " +
+					"Unknown when the topics do not exist yet; policies should treat unknown as \"fail closed\".",
+			},
+			"delete_ranges": schema.ListAttribute{
+				Computed: true, ElementType: tfconv.DeleteRangeType,
+				MarkdownDescription: "Known at plan time: per partition, the offsets `[from, to)` the apply deletes.",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true}),
+		},
+	}
+}
+
+func (r *boundaryResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
+}
+
+func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.AddWarning("Cleanup Boundaries Are Permanent",
+			"Destroying flinkagents_cleanup_boundary only removes it from Terraform state. The boundary stays recorded in the control topic, "+
+				"the deleted records stay deleted, and the runtime keeps refusing restores below it.")
+		return
+	}
+	var plan boundaryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var state *boundaryModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if resp.Diagnostics.HasError() || plan.PlanJSON.IsUnknown() {
+		return // computed values stay unknown until the plan is known
+	}
+	p, ok := parsePlanAttr(&resp.Diagnostics, plan.PlanJSON)
+	if !ok {
+		return
+	}
+	if !plan.ActionStateTopic.IsNull() && !plan.ActionStateTopic.IsUnknown() && plan.ActionStateTopic.ValueString() != p.Topic {
+		resp.Diagnostics.AddAttributeError(path.Root("plan_json"), "Plan Cleans Another Topic",
+			fmt.Sprintf("plan_json cleans topic %q but action_state_topic is %q. Derive the plan from the checkpoint of the job that writes %q.",
+				p.Topic, plan.ActionStateTopic.ValueString(), plan.ActionStateTopic.ValueString()))
+		return
+	}
+	setPlanFields(&plan, p)
+	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
+	if !plan.ControlTopic.IsUnknown() {
+		plan.ID = plan.ControlTopic
+	}
+
+	if state != nil && state.PlanID.ValueString() == p.ID() && state.Status.ValueString() == string(cleanupplan.StatusApplied) {
+		// Nothing to do: keep what was read, so there is no drift noise.
+		plan.CommittedBoundary = state.CommittedBoundary
+		plan.RecordsToDelete = state.RecordsToDelete
+		plan.DeleteRanges = state.DeleteRanges
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	plan.CommittedBoundary = types.MapUnknown(types.Int64Type)
+	plan.RecordsToDelete = types.Int64Unknown()
+	plan.DeleteRanges = types.ListUnknown(tfconv.DeleteRangeType)
+	if r.clients != nil && !plan.ControlTopic.IsUnknown() {
+		r.preview(ctx, &plan, p, &resp.Diagnostics)
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// preview fills records_to_delete and delete_ranges from the live topics,
+// and refuses at plan time what Apply would refuse. Topics that do not
+// exist yet (created in the same apply) leave the preview unknown.
+func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *fwdiag.Diagnostics) {
+	op := fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString())
+	kafka, d := r.clients.KafkaClient(ctx, op)
+	if d.HasError() {
+		// An unusable provider block (values unknown until apply) leaves
+		// the preview unknown; any other failure is reported.
+		var unavailable *providerdata.UnavailableError
+		if _, err := r.clients.Kafka(ctx); errors.As(err, &unavailable) {
+			return
+		}
+		diags.Append(d...)
+		return
+	}
+	pv, err := cleanup.PreviewApply(ctx, kafka, p, plan.ControlTopic.ValueString())
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		tflog.Info(ctx, "cleanup boundary preview unknown: a topic does not exist yet", map[string]any{"error": err.Error()})
+		return
+	}
+	if err != nil {
+		diags.Append(diag.FromCleanupError(op, err))
+		return
+	}
+	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
+	plan.DeleteRanges = tfconv.DeleteRanges(pv.Ranges)
+}
+
+func (r *boundaryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan boundaryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultApplyTimeout)
+	resp.Diagnostics.Append(diags...)
+	r.apply(ctx, timeout, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state boundaryModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	control := state.ControlTopic.ValueString()
+	op := fmt.Sprintf("reading cleanup boundaries from control topic %q", control)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	log, err := cleanup.History(ctx, kafka, control)
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		resp.Diagnostics.AddWarning("Cleanup Control Topic Missing",
+			fmt.Sprintf("Control topic %q no longer exists, so this boundary is no longer recorded anywhere; Terraform will plan to record it again.", control))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.Append(diag.FromCleanupError(op, err))
+		return
+	}
+	if state.PlanJSON.IsNull() {
+		// Import: adopt the newest recorded plan.
+		latest, ok := log.Latest()
+		if !ok {
+			resp.Diagnostics.AddError("No Cleanup Boundary Recorded",
+				fmt.Sprintf("While importing: control topic %q holds no plan. There is nothing to import; create the boundary with a plan instead.", control))
+			return
+		}
+		state.PlanJSON = types.StringValue(string(latest.Plan.File()))
+		setPlanFields(&state, latest.Plan)
+		state.RecordsToDelete = types.Int64Value(0)
+		state.DeleteRanges = tfconv.DeleteRanges(nil)
+		state.Timeouts = nullTimeouts()
+	}
+	state.ID = types.StringValue(control)
+	state.Status = types.StringValue(statusNotRecorded)
+	if op, ok := log.Lookup(state.PlanID.ValueString()); ok {
+		state.Status = types.StringValue(string(op.Status))
+	}
+	state.CommittedBoundary = tfconv.Offsets(log.Boundary())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *boundaryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan boundaryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultApplyTimeout)
+	resp.Diagnostics.Append(diags...)
+	r.apply(ctx, timeout, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *boundaryResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+	// Only forgets: recorded boundaries are permanent (ModifyPlan warned).
+}
+
+func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("control_topic"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+// apply runs the coordinator and fills the computed attributes.
+func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, plan *boundaryModel, diags *fwdiag.Diagnostics) {
+	p, ok := parsePlanAttr(diags, plan.PlanJSON)
+	if !ok {
+		return
+	}
+	control := plan.ControlTopic.ValueString()
+	op := fmt.Sprintf("applying cleanup plan %s to topic %q through control topic %q", p.ID(), p.Topic, control)
+	kafka, d := r.clients.KafkaClient(ctx, op)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
+		Plan:          p,
+		ControlTopic:  control,
+		ExpectedTopic: plan.ActionStateTopic.ValueString(),
+		Progress: func(step string, fields map[string]any) {
+			tflog.Info(ctx, "cleanup: "+step, fields)
+		},
+	})
+	if err != nil {
+		diags.Append(diag.FromCleanupError(op, err))
+		return
+	}
+	for _, rg := range res.Deleted {
+		tflog.Info(ctx, "cleanup: deleted records", map[string]any{"topic": p.Topic, "partition": rg.Partition, "from": rg.From, "to": rg.To})
+	}
+	setPlanFields(plan, p)
+	plan.ID = types.StringValue(control)
+	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
+	if log, err := cleanup.History(ctx, kafka, control); err == nil {
+		plan.CommittedBoundary = tfconv.Offsets(log.Boundary())
+	} else {
+		plan.CommittedBoundary = tfconv.Offsets(res.Target)
+	}
+	// The reviewed preview stays as planned; where it was unknown at plan
+	// time, record what this apply deleted.
+	if plan.RecordsToDelete.IsUnknown() {
+		var n int64
+		for _, rg := range res.Deleted {
+			n += rg.To - rg.From
+		}
+		plan.RecordsToDelete = types.Int64Value(n)
+	}
+	if plan.DeleteRanges.IsUnknown() {
+		plan.DeleteRanges = tfconv.DeleteRanges(res.Deleted)
+	}
+}
+
+func setPlanFields(m *boundaryModel, p cleanupplan.Plan) {
+	m.PlanID = types.StringValue(p.ID())
+	m.Topic = types.StringValue(p.Topic)
+	m.TopicID = types.StringValue(p.TopicID)
+	m.SourceRecoveryPoint = types.StringValue(p.SourceRecoveryPoint)
+	m.Offsets = tfconv.Offsets(p.Offsets)
+}
+
+// parsePlanAttr parses plan_json, reporting a precise attribute error.
+func parsePlanAttr(diags *fwdiag.Diagnostics, v types.String) (cleanupplan.Plan, bool) {
+	p, err := cleanupplan.Parse([]byte(v.ValueString()))
+	if err != nil {
+		diags.AddAttributeError(path.Root("plan_json"), "Malformed Cleanup Plan",
+			"plan_json is not a valid cleanup plan, so nothing will be written or deleted.\n\n"+
+				"Regenerate it with data.flinkagents_cleanup_plan or the Java tool's plan command; plans are never edited by hand "+
+				"(the plan ID covers every field).\n\nOriginal error: "+err.Error())
+		return cleanupplan.Plan{}, false
+	}
+	return p, true
+}
+
+// nullTimeouts is the timeouts block of an imported resource.
+func nullTimeouts() timeouts.Value {
+	return timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType})}
+}
