@@ -15,7 +15,7 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [[ -d "$1" ]] || kafka_die "workdir $1 does not exist"
-WD="$(cd "$1" && pwd)"
+WD="$(cd "$1" && pwd -P)"
 ID="$2"
 SIG="${3:-KILL}"
 [[ -f "$WD/node-$ID/server.properties" ]] || kafka_die "no node $ID in $WD"

@@ -197,9 +197,15 @@ kafka_wait_port() {
 }
 
 # Wait until a metadata/ApiVersions round trip over $1 (bootstrap) sees $2 brokers. Arg 3: deadline.
+# Arg 4 (optional): workdir whose recorded nodes must all stay alive meanwhile.
 kafka_wait_brokers() {
-  local bs="$1" want="$2" deadline="$3" out n
+  local bs="$1" want="$2" deadline="$3" wd="${4:-}" out n id
   while :; do
+    if [[ -n "$wd" ]]; then
+      for id in $(kafka_node_ids "$wd"); do
+        kafka_pid_alive "$(kafka_node_pid "$wd" "$id")" "$wd" || { kafka_log "node $id exited during startup"; return 1; }
+      done
+    fi
     out="$(KAFKA_TOOL_TIMEOUT=60 kafka_run_class org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$bs" 2>&1)" || true
     n="$(grep -cE '\(id: [0-9]+ rack' <<<"$out" || true)"
     ((n >= want)) && return 0
@@ -207,6 +213,9 @@ kafka_wait_brokers() {
     sleep 1
   done
 }
+
+# Did node dir $1 fail because a port was taken (race between picking and binding)?
+kafka_bind_conflict() { grep -qs "Address already in use" "$1/logs/server.log" "$1/logs/stdout.log"; }
 
 kafka_random_cluster_id() {
   # 16 random bytes, URL-safe base64 without padding = a Kafka Uuid string.

@@ -17,7 +17,7 @@ kafka_require_tools timeout
 kafka_check_java
 
 [[ -d "$1" ]] || kafka_die "workdir $1 does not exist"
-WD="$(cd "$1" && pwd)"
+WD="$(cd "$1" && pwd -P)"
 ID="$2"
 ND="$WD/node-$ID"
 [[ -f "$ND/server.properties" ]] || kafka_die "no node $ID in $WD"

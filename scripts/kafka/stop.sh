@@ -14,7 +14,7 @@ fi
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [[ -d "$1" ]] || { kafka_log "stop: $1 does not exist; nothing to stop"; exit 0; }
-WD="$(cd "$1" && pwd)"
+WD="$(cd "$1" && pwd -P)"
 GRACE="${KAFKA_STOP_TIMEOUT:-30}"
 
 ids=()
