@@ -65,7 +65,9 @@ func New(cfg Config) (*Client, error) {
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Brokers...),
 		kgo.ClientID(cfg.ClientID),
-		kgo.RequestTimeoutOverhead(cfg.Timeout),
+		// Every operation also runs under context.WithTimeout(Timeout); the
+		// dial and retry bounds keep one unreachable broker from using it all.
+		kgo.DialTimeout(min(cfg.Timeout, 10*time.Second)),
 		kgo.RetryTimeout(cfg.Timeout),
 	}
 	if cfg.TLS != nil {

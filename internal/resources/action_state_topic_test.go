@@ -1,0 +1,178 @@
+package resources_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+)
+
+func actionStateTopicConfig(e *acctest.Env, name string, partitions int, protection bool, extra string) string {
+	return e.Provider() + fmt.Sprintf(`
+resource "flinkagents_action_state_topic" "orders" {
+  name                = %q
+  partitions          = %d
+  deletion_protection = %t
+  config = {
+    "min.cleanable.dirty.ratio" = "0.3"
+  }
+  %s
+}
+`, name, partitions, protection, extra)
+}
+
+func TestActionStateTopicLifecycle(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("orders-action-state")
+	addr := "flinkagents_action_state_topic.orders"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{
+				Config: actionStateTopicConfig(e, name, 6, true, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.Int64Exact(6)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("cleanup_policy"), knownvalue.StringExact("compact,delete")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("retention_ms"), knownvalue.StringExact("-1")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("retention_bytes"), knownvalue.StringExact("-1")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("topic_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`))),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraformState) error {
+					for k, want := range map[string]string{"cleanup.policy": "compact,delete", "retention.ms": "-1", "retention.bytes": "-1", "min.cleanable.dirty.ratio": "0.3"} {
+						if got := e.TopicConfig(name, k); got != want {
+							return fmt.Errorf("broker has %s=%q, want %q", k, got, want)
+						}
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"config"},
+			},
+			{
+				// Drift on an enforced setting and on a managed key plans an
+				// in-place update that restores both.
+				PreConfig: func() {
+					if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"cleanup.policy": "compact", "min.cleanable.dirty.ratio": "0.9"}, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: actionStateTopicConfig(e, name, 6, true, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("cleanup_policy"), knownvalue.StringExact("compact,delete")),
+				}},
+				Check: func(*terraformState) error {
+					if got := e.TopicConfig(name, "cleanup.policy"); got != "compact,delete" {
+						return fmt.Errorf("cleanup.policy not restored: %q", got)
+					}
+					if got := e.TopicConfig(name, "min.cleanable.dirty.ratio"); got != "0.3" {
+						return fmt.Errorf("managed key not restored: %q", got)
+					}
+					return nil
+				},
+			},
+			{
+				// Unmanaged keys set by someone else never show as drift.
+				PreConfig: func() {
+					if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"max.message.bytes": "2097152"}, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             actionStateTopicConfig(e, name, 6, true, ""),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: false,
+			},
+			{
+				Config:      actionStateTopicConfig(e, name, 12, true, ""),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Topic Shape Cannot Change`),
+			},
+			{
+				// Removing the block of a protected topic is refused at plan time.
+				Config:      e.Provider(),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Deletion Protection Is On`),
+			},
+			{
+				Config: actionStateTopicConfig(e, name, 6, false, ""),
+			},
+		},
+	})
+}
+
+func TestActionStateTopicRefusesEnforcedKeys(t *testing.T) {
+	e := acctest.New(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config: e.Provider() + `
+resource "flinkagents_action_state_topic" "bad" {
+  name   = "x"
+  config = { "retention.ms" = "604800000" }
+}
+`,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Reserved Topic Setting.*retention.ms=-1`),
+		}},
+	})
+}
+
+// A topic the runtime created with cleanup.policy=compact is adopted with an
+// import block and upgraded in place to compact,delete; its records survive.
+func TestActionStateTopicImportUpgradesRuntimeTopic(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("legacy-action-state")
+	e.CreateTopic(name, 4, map[string]string{"cleanup.policy": "compact"})
+	e.Produce(name, 4, 5)
+	addr := "flinkagents_action_state_topic.legacy"
+	cfg := e.Provider() + fmt.Sprintf(`
+import {
+  to = %[2]s
+  id = %[1]q
+}
+resource "flinkagents_action_state_topic" "legacy" {
+  name                = %[1]q
+  partitions          = 4
+  deletion_protection = false
+}
+`, name, addr)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+			}},
+			Check: func(*terraformState) error {
+				if got := e.TopicConfig(name, "cleanup.policy"); got != "compact,delete" {
+					return fmt.Errorf("cleanup.policy = %q", got)
+				}
+				ends, err := e.Admin.EndOffsets(context.Background(), name)
+				if err != nil {
+					return err
+				}
+				for p, end := range ends {
+					if end != 5 {
+						return fmt.Errorf("partition %d holds %d records, want 5", p, end)
+					}
+				}
+				return nil
+			},
+		}},
+	})
+}
