@@ -24,7 +24,9 @@ func (v reservedKeysValidator) Description(context.Context) string {
 	return "refuses config keys the resource enforces"
 }
 
-func (v reservedKeysValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v reservedKeysValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (v reservedKeysValidator) ValidateMap(ctx context.Context, req validator.MapRequest, resp *validator.MapResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
