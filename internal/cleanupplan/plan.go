@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 )
 
 // SchemaVersion is the only plan and control-record schema version the
@@ -68,11 +67,11 @@ func New(sourceRecoveryPoint, topic, topicID string, offsets Offsets) (Plan, err
 
 func (p Plan) validate() error {
 	switch {
-	case strings.TrimSpace(p.SourceRecoveryPoint) == "":
+	case isJavaBlank(p.SourceRecoveryPoint):
 		return malformed("sourceRecoveryPoint", "must not be blank")
-	case strings.TrimSpace(p.Topic) == "":
+	case isJavaBlank(p.Topic):
 		return malformed("topic", "must not be blank")
-	case strings.TrimSpace(p.TopicID) == "":
+	case isJavaBlank(p.TopicID):
 		return malformed("topicId", "must not be blank")
 	case p.TopicID == zeroTopicID:
 		return malformed("topicId", "is the zero UUID "+zeroTopicID+", which names no topic")

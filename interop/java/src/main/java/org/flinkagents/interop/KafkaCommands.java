@@ -1,5 +1,7 @@
 package org.flinkagents.interop;
 
+import org.apache.kafka.common.PartitionInfo;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -166,17 +168,24 @@ final class KafkaCommands {
      * with auto.create.topics.enable create it with default (non-compacted, multi-partition) settings.
      */
     private void requireTopic(String topic) throws Exception {
-        try (Admin admin = Admin.create(copyOfConnection())) {
-            TopicDescription description =
-                    await(admin.describeTopics(List.of(topic)).allTopicNames(), "describing topic " + topic).get(topic);
-            if (description.partitions().stream().noneMatch(p -> p.partition() == CONTROL_PARTITION)) {
-                throw new ValidationException("topic " + topic + " has no partition " + CONTROL_PARTITION);
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                throw new ValidationException("topic " + topic + " does not exist");
-            }
-            throw e;
+        // Metadata through a consumer's partitionsFor rather than Admin.describeTopics: the latter
+        // uses DescribeTopicPartitions, which kfake (the embedded test broker) answers with a null
+        // eligibleLeaderReplicas list that the Java client cannot parse.
+        Properties props = copyOfConnection();
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        List<PartitionInfo> partitions;
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            partitions = consumer.partitionsFor(topic, timeout);
+        } catch (UnknownTopicOrPartitionException e) {
+            throw new ValidationException("topic " + topic + " does not exist");
+        }
+        if (partitions == null || partitions.isEmpty()) {
+            throw new ValidationException("topic " + topic + " does not exist");
+        }
+        if (partitions.stream().noneMatch(p -> p.partition() == CONTROL_PARTITION)) {
+            throw new ValidationException("topic " + topic + " has no partition " + CONTROL_PARTITION);
         }
     }
 
