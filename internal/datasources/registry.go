@@ -10,7 +10,6 @@ func All() []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewCleanupPlan,
 		NewCleanupBoundary,
-		NewRecoveryPoints,
 		NewAgentConfig,
 	}
 }
