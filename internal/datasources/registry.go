@@ -10,6 +10,7 @@ func All() []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewCleanupPlan,
 		NewCleanupBoundary,
+		NewRecoveryPoints,
 		NewAgentConfig,
 	}
 }

@@ -1,0 +1,63 @@
+package datasources_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+)
+
+func TestCleanupBoundaryDataSource(t *testing.T) {
+	e := acctest.New(t)
+	data, control := e.Name("ds-action-state"), e.Name("ds-control")
+	id := e.CreateTopic(data, 2, cleanup.DataTopicSettings)
+	e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	e.Produce(data, 2, 10)
+	ctx := context.Background()
+	var ids []string
+	for i, off := range []int64{3, 7} {
+		p, err := cleanupplan.New(fmt.Sprintf("chk-%d", i), data, id, cleanupplan.Offsets{0: off, 1: off})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cleanup.Apply(ctx, e.Admin, cleanup.Request{Plan: p, ControlTopic: control}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID())
+	}
+	ds := "data.flinkagents_cleanup_boundary.b"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{
+				Config: e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_boundary\" \"b\" {\n  control_topic = %q\n}\n", control),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("boundary"), knownvalue.MapExact(map[string]knownvalue.Check{"0": knownvalue.Int64Exact(7), "1": knownvalue.Int64Exact(7)})),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("latest_plan_id"), knownvalue.StringExact(ids[1])),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("operations"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"plan_id": knownvalue.StringExact(ids[0]), "status": knownvalue.StringExact("APPLIED"), "source_recovery_point": knownvalue.StringExact("chk-0")}),
+						knownvalue.ObjectPartial(map[string]knownvalue.Check{"plan_id": knownvalue.StringExact(ids[1]), "status": knownvalue.StringExact("APPLIED")}),
+					})),
+				},
+			},
+			{
+				PreConfig: func() {
+					if _, err := e.Admin.AppendControl(ctx, control, []byte("x"), nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:      e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_boundary\" \"b\" {\n  control_topic = %q\n}\n", control),
+				ExpectError: regexp.MustCompile(`Tombstone In Control Topic`),
+			},
+		},
+	})
+}

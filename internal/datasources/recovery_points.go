@@ -1,0 +1,243 @@
+package datasources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+var (
+	_ datasource.DataSource                     = (*recoveryPointsDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*recoveryPointsDataSource)(nil)
+)
+
+// NewRecoveryPoints is the flinkagents_recovery_points data source. Like
+// flinkagents_cleanup_plan it needs no Kafka connection.
+func NewRecoveryPoints() datasource.DataSource { return &recoveryPointsDataSource{} }
+
+type recoveryPointsDataSource struct{}
+
+// pointStore is the checkpoint storage this data source lists and reads.
+// Only the local filesystem (paths and file: URIs) for now; a remote store
+// implements both interfaces and is chosen here by the directory's scheme.
+type pointStore interface {
+	checkpoint.Storage
+	checkpoint.Lister
+}
+
+func pointStoreFor(...string) pointStore { return checkpoint.LocalStorage{} }
+
+type recoveryPointsModel struct {
+	CheckpointDir    types.String         `tfsdk:"checkpoint_dir"`
+	SavepointDir     types.String         `tfsdk:"savepoint_dir"`
+	OperatorUID      types.String         `tfsdk:"operator_uid"`
+	OperatorUIDHash  types.String         `tfsdk:"operator_uid_hash"`
+	IgnoreUnreadable types.Bool           `tfsdk:"ignore_unreadable"`
+	Points           []recoveryPointModel `tfsdk:"points"`
+}
+
+type recoveryPointModel struct {
+	Path         types.String `tfsdk:"path"`
+	Kind         types.String `tfsdk:"kind"`
+	CheckpointID types.Int64  `tfsdk:"checkpoint_id"`
+	ModifiedAt   types.String `tfsdk:"modified_at"`
+	Topic        types.String `tfsdk:"topic"`
+	TopicID      types.String `tfsdk:"topic_id"`
+	PlanID       types.String `tfsdk:"plan_id"`
+	Offsets      types.Map    `tfsdk:"offsets"`
+	Error        types.String `tfsdk:"error"`
+}
+
+func (d *recoveryPointsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_recovery_points"
+}
+
+func (d *recoveryPointsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The complete recovery points (retained checkpoints and savepoints) of a Flink Agents job, newest first, " +
+			"each with its merged recovery-marker offsets. Use it to choose the point a cleanup plan is derived from, for example " +
+			"\"keep the newest 3\": `points[2].path` as `data.flinkagents_cleanup_plan`'s `checkpoint_path`.\n\n" +
+			"A point is complete when it holds `_metadata` (Flink writes it last); a `chk-N` without it is in progress or aborted and " +
+			"is not listed. **Order** (a total order, newest first): checkpoints by checkpoint ID, highest first; savepoints by the " +
+			"modification time of `_metadata`, newest first, equal times by directory name, descending; the two sequences merged " +
+			"by `_metadata` time, newest first, a checkpoint before a savepoint of the same time. A point Flink removes while it " +
+			"is being read (a subsumed checkpoint) is left out.",
+		Attributes: map[string]schema.Attribute{
+			"checkpoint_dir": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "A job's checkpoint directory: the parent of its `chk-N` directories " +
+					"(`state.checkpoints.dir` plus the job ID), as a path or `file:` URI. Must exist.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"savepoint_dir": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "A directory holding `savepoint-*` directories (`state.savepoints.dir`), as a path or `file:` URI. Must exist.",
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"operator_uid": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The agent operator's uid, passed to the marker reader as in `flinkagents_cleanup_plan`. " +
+					"Omit both operator fields to use the one operator holding recovery markers.",
+			},
+			"operator_uid_hash": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
+				Validators:          []validator.String{stringvalidator.RegexMatches(hexPattern, "must be 32 hexadecimal digits (Flink's operator uid hash)")},
+			},
+			"ignore_unreadable": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "When false (the default) any complete point whose markers cannot be read or do not form a plan " +
+					"(corrupt `_metadata`, no agent operator, legacy markers, markers naming different topics) fails the read, " +
+					"so a configuration never silently picks a different point. When true such points stay in the list, at their " +
+					"place in the order, with `error` set and `offsets`, `topic`, `topic_id` and `plan_id` null; a plan derived " +
+					"from one still fails.",
+			},
+			"points": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "The complete recovery points, newest first.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"path": computed("The point's directory: the given directory string joined with the child's name (a `file:` prefix is kept). " +
+						"Pass it unchanged to `data.flinkagents_cleanup_plan`: it becomes the plan's `sourceRecoveryPoint`."),
+					"kind": computed("`checkpoint` or `savepoint`."),
+					"checkpoint_id": schema.Int64Attribute{Computed: true,
+						MarkdownDescription: "The checkpoint ID recorded in `_metadata` (for an unreadable checkpoint, N of `chk-N`; null for an unreadable savepoint)."},
+					"modified_at": computed("The modification time of `_metadata` (RFC 3339, UTC)."),
+					"topic":       computed("The action-state topic the markers name."),
+					"topic_id":    computed("Its topic ID (Java form)."),
+					"plan_id":     computed("The ID of the plan `data.flinkagents_cleanup_plan` derives from `path`."),
+					"offsets": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+						MarkdownDescription: "Offsets by partition: the minimum over the point's recovery markers, as in a plan."},
+					"error": computed("Why the point cannot be used (only with `ignore_unreadable`); null for a usable point."),
+				}},
+			},
+		},
+	}
+}
+
+func (d *recoveryPointsDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.AtLeastOneOf(path.MatchRoot("checkpoint_dir"), path.MatchRoot("savepoint_dir")),
+		datasourcevalidator.Conflicting(path.MatchRoot("operator_uid"), path.MatchRoot("operator_uid_hash")),
+	}
+}
+
+func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m recoveryPointsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cpDir, spDir := m.CheckpointDir.ValueString(), m.SavepointDir.ValueString()
+	store := pointStoreFor(cpDir, spDir)
+	op := "listing recovery points in " + strings.Join(nonEmpty(cpDir, spDir), " and ")
+	found, err := checkpoint.FindRecoveryPoints(ctx, store, cpDir, spDir)
+	if errors.Is(err, checkpoint.ErrNotFound) {
+		resp.Diagnostics.AddError("Recovery Point Directory Not Found",
+			fmt.Sprintf("While %s: %v.\n\nCheck checkpoint_dir (the job's directory, the parent of chk-N) and savepoint_dir; "+
+				"they must be readable from where Terraform runs. Nothing is listed from a directory that does not exist, so no point is picked by mistake.", op, err))
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.Append(diag.FromCheckpointError(op, err))
+		return
+	}
+	if len(found) == 0 {
+		resp.Diagnostics.AddWarning("No Recovery Points Found",
+			fmt.Sprintf("While %s: no directory holds a _metadata file. Point checkpoint_dir at the job's directory (the parent of chk-N, "+
+				"which is state.checkpoints.dir plus the job ID) and savepoint_dir at the directory holding savepoint-* directories.", op))
+	}
+	sel := checkpoint.Selector{UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString()}
+	m.Points = make([]recoveryPointModel, 0, len(found))
+	var unreadable []string
+	for _, p := range found {
+		pm, problem := readPoint(ctx, store, p, sel)
+		if problem != nil {
+			if still, err := p.StillComplete(ctx, store); err == nil && !still {
+				tflog.Info(ctx, "recovery point removed while being read; not listed", map[string]any{"path": p.Path})
+				continue
+			}
+			if !m.IgnoreUnreadable.ValueBool() {
+				resp.Diagnostics.Append(fwdiag.NewErrorDiagnostic(problem.Summary(),
+					problem.Detail()+"\n\nTo list the other points anyway, set ignore_unreadable = true: this point then stays in the list with its error."))
+				return
+			}
+			unreadable = append(unreadable, p.Path)
+			pm.Error = types.StringValue(problem.Detail())
+		}
+		m.Points = append(m.Points, pm)
+	}
+	if len(unreadable) > 0 {
+		resp.Diagnostics.AddWarning("Unreadable Recovery Points Listed",
+			fmt.Sprintf("These points are listed with their error because ignore_unreadable is set; a cleanup plan cannot be derived from them:\n%s",
+				strings.Join(unreadable, "\n")))
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// readPoint reads one point's markers and merges them as a plan would. On
+// failure it returns what is known without the markers and the diagnostic.
+func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (recoveryPointModel, fwdiag.Diagnostic) {
+	pm := recoveryPointModel{
+		Path:         types.StringValue(p.Path),
+		Kind:         types.StringValue(string(p.Kind)),
+		CheckpointID: types.Int64Null(),
+		ModifiedAt:   types.StringValue(p.ModTime.UTC().Format(time.RFC3339Nano)),
+		Topic:        types.StringNull(),
+		TopicID:      types.StringNull(),
+		PlanID:       types.StringNull(),
+		Offsets:      types.MapNull(types.Int64Type),
+		Error:        types.StringNull(),
+	}
+	if p.Kind == checkpoint.KindCheckpoint {
+		pm.CheckpointID = types.Int64Value(p.NameID)
+	}
+	op := fmt.Sprintf("reading recovery markers from %s %q", p.Kind, p.Path)
+	res, err := checkpoint.ReadRecoveryMarkers(ctx, st, p.Path, sel)
+	if err != nil {
+		return pm, diag.FromCheckpointError(op, err)
+	}
+	if p.Kind == checkpoint.KindCheckpoint && res.CheckpointID != p.NameID {
+		return pm, diag.FromCheckpointError(op, fmt.Errorf("%w: the directory is named chk-%d but its _metadata records checkpoint %d; "+
+			"was it copied or renamed? Use the original directory", checkpoint.ErrCorrupt, p.NameID, res.CheckpointID))
+	}
+	pm.CheckpointID = types.Int64Value(res.CheckpointID)
+	plan, err := cleanupplan.FromMarkers(p.Path, toPlanMarkers(res.Markers))
+	if err != nil {
+		return pm, diag.FromCleanupError(fmt.Sprintf("merging %d recovery markers from %s", len(res.Markers), res.MetadataPath), err)
+	}
+	pm.Topic = types.StringValue(plan.Topic)
+	pm.TopicID = types.StringValue(plan.TopicID)
+	pm.PlanID = types.StringValue(plan.ID())
+	pm.Offsets = tfconv.Offsets(plan.Offsets)
+	return pm, nil
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
