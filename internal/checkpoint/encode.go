@@ -24,8 +24,9 @@ func (o *dataOutput) utf(s string) {
 
 // encodeMetadata writes md in its Version's layout: the inverse of
 // ParseMetadata for everything ParseMetadata keeps. No keyed, channel or
-// master state is written, and no trailing checkpoint-properties block
-// (Flink needs one from version 4 on; this reader does not).
+// master state is written. From version 4 on the file ends with the
+// properties of a canonical savepoint, which Flink requires (this reader
+// ignores them).
 func encodeMetadata(md *Metadata) []byte {
 	o := &dataOutput{}
 	o.i32(metadataMagic)
@@ -70,6 +71,9 @@ func encodeMetadata(md *Metadata) []byte {
 			}
 		}
 	}
+	if md.Version >= 4 {
+		o.b = append(o.b, savepointProperties()...)
+	}
 	return o.b
 }
 
@@ -107,7 +111,7 @@ func (o *dataOutput) streamHandle(h StreamHandle) {
 		o.u8(handleNull)
 	case KindInline:
 		o.u8(handleByteStream)
-		o.utf("inline")
+		o.utf(h.Path)
 		o.i32(int32(len(h.Data)))
 		o.b = append(o.b, h.Data...)
 	case KindFile:
@@ -132,20 +136,21 @@ func (o *dataOutput) streamHandle(h StreamHandle) {
 
 // listState is one list state to put into an operator-state stream.
 type listState struct {
-	Name     string
-	Mode     StateMode
-	Elements [][]byte
+	Name string
+	Mode StateMode
+	// Serializer is recorded in the header; it must be the one that wrote
+	// Elements. The zero value is Kryo for Object, the marker's serializer.
+	Serializer elementSerializer
+	Elements   [][]byte
 }
 
-// encodeOperatorStream writes a DefaultOperatorStateBackend stream: proxy
-// version 6, the compression flag, a meta-info header naming each state and
-// its distribution mode, then every element, recording its offset. With
-// compress, each element is flushed as its own snappy frame as Flink's
-// CompressibleFSDataOutputStream does before each offset is taken.
-//
-// The header carries no serializer snapshots (Flink's KryoSerializerSnapshot
-// is Java-serialized configuration); this reader skips the header, but
-// Flink itself could not restore from such a stream.
+// encodeOperatorStream writes a DefaultOperatorStateBackend stream as
+// OperatorBackendSerializationProxy version 6 does: the version, the
+// compression flag, per state its meta info (name, OPERATOR backend type,
+// distribution mode, element serializer snapshot), no broadcast states,
+// then every element, recording its offset. With compress, each element is
+// flushed as its own snappy frame as Flink's CompressibleFSDataOutputStream
+// does before each offset is taken.
 func encodeOperatorStream(states []listState, compress bool) ([]byte, []StateMetaInfo) {
 	o := &dataOutput{}
 	o.i32(maxProxyVersion)
@@ -161,7 +166,9 @@ func encodeOperatorStream(states []listState, compress bool) ([]byte, []StateMet
 		o.i32(1) // one option
 		o.utf("OPERATOR_STATE_DISTRIBUTION_MODE")
 		o.utf(s.Mode.String())
-		o.i32(0) // no serializer snapshots
+		o.i32(1) // one serializer
+		o.utf("VALUE_SERIALIZER")
+		o.serializerSnapshot(s.Serializer)
 	}
 	o.i16(0) // broadcast states
 	if compress {

@@ -65,7 +65,10 @@ type StreamHandle struct {
 	Kind StreamHandleKind
 	Data []byte // KindInline: the stream (aliases the _metadata bytes)
 	// Path is the absolute path (KindFile, KindSegment) or the name relative
-	// to the directory holding _metadata (KindRelativeFile).
+	// to the directory holding _metadata (KindRelativeFile). For KindInline
+	// it is the handle name, which only writers set: Flink tells inline
+	// handles apart by it (ByteStreamStateHandle.equals), so every handle of
+	// an operator needs its own.
 	Path  string
 	Start int64 // KindSegment: where the segment starts in the physical file
 	Size  int64 // stream length in bytes

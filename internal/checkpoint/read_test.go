@@ -24,7 +24,7 @@ func agentStream(t *testing.T, dialect kryoDialect, markers []Marker, compress b
 		big[i] = byte(i * 7)
 	}
 	return encodeOperatorStream([]listState{
-		{Name: "identifier_state", Mode: ModeUnion, Elements: [][]byte{{0x05, 'a', 'b', 'c', 'd'}}},
+		{Name: "identifier_state", Mode: ModeUnion, Serializer: stringSerializer, Elements: [][]byte{{0x05, 'a', 'b', 'c', 'd'}}},
 		{Name: recoveryMarkerState, Mode: ModeUnion, Elements: elements},
 		{Name: "currentProcessingKeys", Mode: ModeUnion, Elements: [][]byte{big, {1, 2, 3}}},
 	}, compress)
@@ -273,6 +273,9 @@ func TestMetadataEncodeParseRoundTrip(t *testing.T) {
 			t.Fatalf("v%d: %v", version, err)
 		}
 		md.End = len(b)
+		if version >= 4 {
+			md.End -= len(savepointProperties()) // parsing stops where the properties start
+		}
 		if !reflect.DeepEqual(got, md) {
 			t.Errorf("v%d:\n got %+v\nwant %+v", version, got, md)
 		}

@@ -28,15 +28,23 @@ type SavepointSpec struct {
 	// _metadata behind a relative handle, as Flink does for streams above the
 	// 20 KB inline threshold. By default streams are inlined in _metadata.
 	StateFiles bool
+	// SnapshotCompression frames the elements with snappy, as Flink does
+	// with execution.checkpointing.snapshot-compression (default false).
+	SnapshotCompression bool
 }
 
-// WriteSavepoint writes a savepoint directory holding one operator with a
-// UNION "recoveryMarker" state, for tests and demos of this reader.
+// WriteSavepoint writes a canonical savepoint directory holding one
+// operator with a UNION "recoveryMarker" state, for tests and demos.
 //
-// It is not a complete Flink savepoint: the operator-state header has no
-// serializer snapshots and _metadata has no trailing checkpoint properties,
-// both of which Flink's own restore requires. The marker bytes themselves
-// are exactly what Flink's Kryo writes.
+// Flink's State Processor API reads it (scripts/check-writer-with-flink.sh
+// proves this against Flink 1.20 for version 4 and Flink 2.0 for version 5):
+// the operator-state stream carries the state's meta info with the
+// KryoSerializerSnapshot Flink writes for TypeInformation.of(Object.class),
+// the markers are the bytes Flink's Kryo writes, and _metadata ends with the
+// checkpoint properties of a canonical savepoint. The operator has no keyed
+// state, no coordinator state and no other operator state (a Flink Agents
+// job would also hold identifier_state and currentProcessingKeys); starting
+// a job from it is not tested.
 func WriteSavepoint(dir string, spec SavepointSpec) error {
 	if spec.MetadataVersion != 4 && spec.MetadataVersion != 5 {
 		return fmt.Errorf("write savepoint: metadata version %d, want 4 or 5", spec.MetadataVersion)
@@ -66,7 +74,7 @@ func WriteSavepoint(dir string, spec SavepointSpec) error {
 			for j, m := range markers {
 				elements[j] = encodeMarker(m, dialect)
 			}
-			stream, infos := encodeOperatorStream([]listState{{Name: recoveryMarkerState, Mode: ModeUnion, Elements: elements}}, false)
+			stream, infos := encodeOperatorStream([]listState{{Name: recoveryMarkerState, Mode: ModeUnion, Elements: elements}}, spec.SnapshotCompression)
 			h, err := placeStream(dir, stream, spec.StateFiles)
 			if err != nil {
 				return err
@@ -79,18 +87,33 @@ func WriteSavepoint(dir string, spec SavepointSpec) error {
 	return os.WriteFile(filepath.Join(dir, metadataFileName), encodeMetadata(md), 0o644)
 }
 
-// placeStream inlines a stream or writes it to a fresh UUID-like file name.
+// placeStream inlines a stream or writes it to a file next to _metadata.
+// Either way it gets a fresh random UUID as its name, as Flink names state
+// files and the inline handles that stand for them; Flink merges inline
+// handles with equal names when it redistributes union state, which would
+// silently drop subtasks' markers.
 func placeStream(dir string, stream []byte, toFile bool) (StreamHandle, error) {
-	if !toFile {
-		return StreamHandle{Kind: KindInline, Data: stream, Size: int64(len(stream))}, nil
-	}
-	var id [16]byte
-	if _, err := rand.Read(id[:]); err != nil {
+	name, err := randomUUID()
+	if err != nil {
 		return StreamHandle{}, err
 	}
-	name := hex.EncodeToString(id[:])
+	if !toFile {
+		return StreamHandle{Kind: KindInline, Path: name, Data: stream, Size: int64(len(stream))}, nil
+	}
 	if err := os.WriteFile(filepath.Join(dir, name), stream, 0o644); err != nil {
 		return StreamHandle{}, err
 	}
 	return StreamHandle{Kind: KindRelativeFile, Path: name, Size: int64(len(stream))}, nil
+}
+
+// randomUUID is java.util.UUID.randomUUID().toString(): version 4, variant 2.
+func randomUUID() (string, error) {
+	var id [16]byte
+	if _, err := rand.Read(id[:]); err != nil {
+		return "", err
+	}
+	id[6] = id[6]&0x0F | 0x40
+	id[8] = id[8]&0x3F | 0x80
+	h := hex.EncodeToString(id[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
 }
