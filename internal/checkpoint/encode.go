@@ -161,14 +161,7 @@ func encodeOperatorStream(states []listState, compress bool) ([]byte, []StateMet
 	}
 	o.i16(int16(len(states)))
 	for _, s := range states {
-		o.utf(s.Name)
-		o.i32(1) // BackendStateType.OPERATOR
-		o.i32(1) // one option
-		o.utf("OPERATOR_STATE_DISTRIBUTION_MODE")
-		o.utf(s.Mode.String())
-		o.i32(1) // one serializer
-		o.utf("VALUE_SERIALIZER")
-		o.serializerSnapshot(s.Serializer)
+		o.stateMetaInfo(s)
 	}
 	o.i16(0) // broadcast states
 	if compress {
@@ -192,6 +185,19 @@ func encodeOperatorStream(states []listState, compress bool) ([]byte, []StateMet
 		}
 	}
 	return o.b, infos
+}
+
+// stateMetaInfo is one list state's StateMetaInfoSnapshot as
+// StateMetaInfoSnapshotReadersWriters' current writer lays it out.
+func (o *dataOutput) stateMetaInfo(s listState) {
+	o.utf(s.Name)
+	o.i32(1) // BackendStateType.OPERATOR
+	o.i32(1) // one option
+	o.utf("OPERATOR_STATE_DISTRIBUTION_MODE")
+	o.utf(s.Mode.String())
+	o.i32(1) // one serializer
+	o.utf("VALUE_SERIALIZER")
+	o.serializerSnapshot(s.Serializer)
 }
 
 // snappyBlockSize is xerial's block size in Flink's decorator.

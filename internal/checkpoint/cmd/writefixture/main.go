@@ -5,6 +5,7 @@
 //
 //	writefixture write -version 4|5 -variant NAME -out DIR
 //	    writes DIR/savepoint/ and DIR/expected.json (same shape as the oracle)
+//	    and prints the operator's uid
 //	writefixture compare -flink-line LINE EXPECTED ORACLE
 //	    exits 1 unless ORACLE came from Flink LINE, names the operator written,
 //	    and holds exactly the expected markers (as a multiset)
@@ -169,7 +170,11 @@ func write(args []string) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(*out, "expected.json"), append(b, '\n'), 0o644)
+	if err := os.WriteFile(filepath.Join(*out, "expected.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	fmt.Println(spec.OperatorUID)
+	return nil
 }
 
 func readOracle(path string) (*oracle, error) {
