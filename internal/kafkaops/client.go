@@ -35,6 +35,22 @@ type Config struct {
 	Logger kgo.Logger
 	// Hooks are passed to franz-go (request counting in benchmarks and tests).
 	Hooks []kgo.Hook
+	// CoalesceWindow, when positive, merges the DescribeTopic, TopicConfigs,
+	// StartOffsets and EndOffsets calls that arrive within it into one
+	// request per kind, each caller still getting its own topic's answer and
+	// error (coalesce.go). It costs each call up to the window in latency
+	// and saves one request per concurrent caller; worth it when many
+	// resources refresh side by side. Default 0: every call sends its own
+	// request, as a single caller (a test, a CLI) wants.
+	CoalesceWindow time.Duration
+	// CoalesceMaxTopics bounds the topics of one coalesced request; default
+	// 500, far below any broker's request size limit even with 255-character
+	// names, yet enough that a coalesced batch is rarely split.
+	CoalesceMaxTopics int
+	// MaxInFlight bounds the Kafka operations this client runs at once;
+	// default 16. Terraform's -parallelism can exceed what a small cluster
+	// (or its quotas) should take from one client; the excess waits.
+	MaxInFlight int
 }
 
 // Client is one connection pool to the cluster, shared by every resource of
@@ -47,6 +63,15 @@ type Client struct {
 
 	producerMu sync.Mutex
 	producer   *kgo.Client // control-log appends; see producerClient
+
+	slots chan struct{} // one per in-flight operation; see acquire
+
+	// Coalescers of the per-topic reads (coalesce.go).
+	topics        *coalescer[Topic]
+	configs       *coalescer[map[string]ConfigValue]
+	startOffsets  *coalescer[map[int32]int64]
+	endOffsets    *coalescer[map[int32]int64]
+	committedEnds *coalescer[map[int32]int64]
 }
 
 const defaultClientID = "terraform-provider-flinkagents"
@@ -61,6 +86,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 30 * time.Second
+	}
+	if cfg.CoalesceMaxTopics <= 0 {
+		cfg.CoalesceMaxTopics = 500
+	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = 16
 	}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Brokers...),
@@ -88,7 +119,13 @@ func New(cfg Config) (*Client, error) {
 	}
 	admin := kadm.NewClient(cl)
 	admin.SetTimeoutMillis(int32(cfg.Timeout / time.Millisecond))
-	return &Client{cfg: cfg, opts: opts, kgo: cl, admin: admin}, nil
+	c := &Client{cfg: cfg, opts: opts, kgo: cl, admin: admin, slots: make(chan struct{}, cfg.MaxInFlight)}
+	c.topics = newCoalescer(c, opDescribeTopic, c.describeTopics)
+	c.configs = newCoalescer(c, opDescribeConfigs, c.describeTopicConfigs)
+	c.startOffsets = newOffsetsCoalescer(c, "list start offsets", admin.ListStartOffsets)
+	c.endOffsets = newOffsetsCoalescer(c, "list end offsets", admin.ListEndOffsets)
+	c.committedEnds = newOffsetsCoalescer(c, "list committed end offset", admin.ListCommittedOffsets)
+	return c, nil
 }
 
 // producerClient returns the client that appends control records, building

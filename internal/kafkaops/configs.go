@@ -20,30 +20,39 @@ type ConfigValue struct {
 	TopicOverride bool
 }
 
+// opDescribeConfigs names TopicConfigs in errors.
+const opDescribeConfigs = "describe topic configs"
+
 // TopicConfigs returns every config of a topic.
 func (c *Client) TopicConfigs(ctx context.Context, name string) (map[string]ConfigValue, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	rcs, err := c.admin.DescribeTopicConfigs(ctx, name)
+	return c.configs.do(ctx, name)
+}
+
+// describeTopicConfigs sends one DescribeConfigs request for names
+// (TopicConfigs' batchRequest).
+func (c *Client) describeTopicConfigs(ctx context.Context, names []string) (func(string) (map[string]ConfigValue, error), error) {
+	rcs, err := c.admin.DescribeTopicConfigs(ctx, names...)
 	if err != nil {
-		return nil, opErr("describe topic configs", name, err)
+		return nil, err
 	}
-	rc, err := rcs.On(name, nil)
-	if err != nil {
-		return nil, opErr("describe topic configs", name, err)
-	}
-	if rc.Err != nil {
-		return nil, opErr("describe topic configs", name, errWithMessage(rc.Err, rc.ErrMessage))
-	}
-	out := make(map[string]ConfigValue, len(rc.Configs))
-	for _, cfg := range rc.Configs {
-		v := ConfigValue{Null: cfg.Value == nil, TopicOverride: cfg.Source == kmsg.ConfigSourceDynamicTopicConfig}
-		if cfg.Value != nil {
-			v.Value = *cfg.Value
+	return func(name string) (map[string]ConfigValue, error) {
+		rc, err := rcs.On(name, nil)
+		if err != nil {
+			return nil, opErr(opDescribeConfigs, name, err)
 		}
-		out[cfg.Key] = v
-	}
-	return out, nil
+		if rc.Err != nil {
+			return nil, opErr(opDescribeConfigs, name, errWithMessage(rc.Err, rc.ErrMessage))
+		}
+		out := make(map[string]ConfigValue, len(rc.Configs))
+		for _, cfg := range rc.Configs {
+			v := ConfigValue{Null: cfg.Value == nil, TopicOverride: cfg.Source == kmsg.ConfigSourceDynamicTopicConfig}
+			if cfg.Value != nil {
+				v.Value = *cfg.Value
+			}
+			out[cfg.Key] = v
+		}
+		return out, nil
+	}, nil
 }
 
 // AlterTopicConfigs incrementally sets and removes topic-level overrides,
@@ -55,6 +64,11 @@ func (c *Client) AlterTopicConfigs(ctx context.Context, name string, set map[str
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return opErr("alter topic configs", name, err)
+	}
+	defer release()
 	alters := make([]kadm.AlterConfig, 0, len(set)+len(remove))
 	for k, v := range set {
 		alters = append(alters, kadm.AlterConfig{Op: kadm.SetConfig, Name: k, Value: &v})

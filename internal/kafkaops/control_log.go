@@ -139,6 +139,11 @@ func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64)
 	rt.Partitions = append(rt.Partitions, rp)
 	req.Topics = append(req.Topics, rt)
 
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	kresp, err := req.RequestWith(ctx, c.kgo.Broker(int(leader)))
 	if err != nil {
 		return nil, err
@@ -167,6 +172,11 @@ func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64)
 func (c *Client) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return 0, opErr("append control record", topic, err)
+	}
+	defer release()
 	p, err := c.producerClient()
 	if err != nil {
 		return 0, opErr("append control record", topic, err)

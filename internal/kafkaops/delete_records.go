@@ -14,6 +14,11 @@ import (
 func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return nil, opErr("delete records", topic, err)
+	}
+	defer release()
 	var req kadm.Offsets
 	for p, o := range upTo {
 		req.Add(kadm.Offset{Topic: topic, Partition: p, At: o, LeaderEpoch: -1})

@@ -11,18 +11,18 @@ import (
 // StartOffsets returns each partition's log start offset (the earliest
 // offset still readable). Every partition of the topic must be answered.
 func (c *Client) StartOffsets(ctx context.Context, topic string) (map[int32]int64, error) {
-	return c.listOffsets(ctx, "list start offsets", topic, c.admin.ListStartOffsets)
+	return c.startOffsets.do(ctx, topic)
 }
 
 // EndOffsets returns each partition's high watermark.
 func (c *Client) EndOffsets(ctx context.Context, topic string) (map[int32]int64, error) {
-	return c.listOffsets(ctx, "list end offsets", topic, c.admin.ListEndOffsets)
+	return c.endOffsets.do(ctx, topic)
 }
 
 // committedEnd returns the last stable offset of one partition: the end of
 // what a read_committed consumer can see.
 func (c *Client) committedEnd(ctx context.Context, topic string, partition int32) (int64, error) {
-	offs, err := c.listOffsets(ctx, "list committed end offset", topic, c.admin.ListCommittedOffsets)
+	offs, err := c.committedEnds.do(ctx, topic)
 	if err != nil {
 		return 0, err
 	}
@@ -33,28 +33,33 @@ func (c *Client) committedEnd(ctx context.Context, topic string, partition int32
 	return end, nil
 }
 
-func (c *Client) listOffsets(ctx context.Context, op, topic string, list func(context.Context, ...string) (kadm.ListedOffsets, error)) (map[int32]int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	listed, err := list(ctx, topic)
-	if err != nil {
-		return nil, opErr(op, topic, err)
-	}
-	parts, ok := listed[topic]
-	if !ok {
-		return nil, opErr(op, topic, errors.New("the broker did not answer for the topic"))
-	}
-	out := make(map[int32]int64, len(parts))
-	perr := partitionErrors{op: op, topic: topic}
-	for p, lo := range parts {
-		if lo.Err != nil {
-			perr.add(p, lo.Err)
-			continue
+// newOffsetsCoalescer lists offsets with list, one of kadm's List*Offsets
+// (one Metadata request, then one ListOffsets request per partition leader,
+// for every topic of a batch together).
+func newOffsetsCoalescer(c *Client, op string, list func(context.Context, ...string) (kadm.ListedOffsets, error)) *coalescer[map[int32]int64] {
+	return newCoalescer(c, op, func(ctx context.Context, topics []string) (func(string) (map[int32]int64, error), error) {
+		listed, err := list(ctx, topics...)
+		if err != nil {
+			return nil, err
 		}
-		out[p] = lo.Offset
-	}
-	if err := perr.err(); err != nil {
-		return nil, err
-	}
-	return out, nil
+		return func(topic string) (map[int32]int64, error) {
+			parts, ok := listed[topic]
+			if !ok {
+				return nil, opErr(op, topic, errors.New("the broker did not answer for the topic"))
+			}
+			out := make(map[int32]int64, len(parts))
+			perr := partitionErrors{op: op, topic: topic}
+			for p, lo := range parts {
+				if lo.Err != nil {
+					perr.add(p, lo.Err)
+					continue
+				}
+				out[p] = lo.Offset
+			}
+			if err := perr.err(); err != nil {
+				return nil, err
+			}
+			return out, nil
+		}, nil
+	})
 }

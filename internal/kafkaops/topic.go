@@ -21,31 +21,42 @@ type Topic struct {
 	AuthorizedOperations []kadm.ACLOperation
 }
 
+// opDescribeTopic names DescribeTopic in errors.
+const opDescribeTopic = "describe topic"
+
 // DescribeTopic returns the topic's identity. A missing topic wraps
 // ErrTopicNotFound; any partition the broker reports with an error fails the
 // call, because an identity we cannot fully see is an identity we cannot trust.
 func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
+	return c.topics.do(ctx, name)
+}
+
+// describeTopics sends one Metadata request for names (DescribeTopic's
+// batchRequest).
+func (c *Client) describeTopics(ctx context.Context, names []string) (func(string) (Topic, error), error) {
 	// WithAuthorizedOps also makes kadm bypass kgo's metadata cache: an
 	// identity check answered from a cache could miss a topic recreated a
 	// moment ago, which is exactly what the check exists to catch.
-	md, err := c.admin.Metadata(kadm.WithAuthorizedOps(ctx), name)
+	md, err := c.admin.Metadata(kadm.WithAuthorizedOps(ctx), names...)
 	if err != nil {
-		return Topic{}, opErr("describe topic", name, err)
+		return nil, err
 	}
+	return func(name string) (Topic, error) { return topicFromMetadata(md, name) }, nil
+}
+
+func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 	td, ok := md.Topics[name]
 	if !ok {
-		return Topic{}, opErr("describe topic", name, errors.New("the broker's metadata response did not include the topic"))
+		return Topic{}, opErr(opDescribeTopic, name, errors.New("the broker's metadata response did not include the topic"))
 	}
 	if td.Err != nil {
 		if errors.Is(td.Err, kerr.UnknownTopicOrPartition) {
-			return Topic{}, opErr("describe topic", name, errors.Join(ErrTopicNotFound, td.Err))
+			return Topic{}, opErr(opDescribeTopic, name, errors.Join(ErrTopicNotFound, td.Err))
 		}
-		return Topic{}, opErr("describe topic", name, td.Err)
+		return Topic{}, opErr(opDescribeTopic, name, td.Err)
 	}
-	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions)), AuthorizedOperations: td.AuthorizedOperations}
-	perr := partitionErrors{op: "describe topic", topic: name}
+	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions)), AuthorizedOperations: slices.Clone(td.AuthorizedOperations)}
+	perr := partitionErrors{op: opDescribeTopic, topic: name}
 	for p, pd := range td.Partitions {
 		// LEADER_NOT_AVAILABLE only says the partition is between leaders;
 		// it still exists, which is all identity needs.
@@ -71,6 +82,11 @@ func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) 
 func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return TopicID{}, opErr("create topic", name, err)
+	}
+	defer release()
 	cfg := make(map[string]*string, len(configs))
 	for k, v := range configs {
 		cfg[k] = &v
@@ -93,6 +109,11 @@ func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32,
 func (c *Client) DeleteTopic(ctx context.Context, name string) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return opErr("delete topic", name, err)
+	}
+	defer release()
 	resp, err := c.admin.DeleteTopic(ctx, name)
 	if err != nil {
 		return opErr("delete topic", name, err)

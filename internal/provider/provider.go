@@ -7,6 +7,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -47,6 +48,16 @@ const (
 	// defaultTimeout mirrors kafkaops' own default; stated here so the
 	// schema documentation and the code agree.
 	defaultTimeout = 30 * time.Second
+
+	// coalesceWindowEnv overrides defaultCoalesceWindow (a Go duration;
+	// "0" sends one request per read), for benchmarks and for ruling the
+	// coalescer out when diagnosing a cluster.
+	coalesceWindowEnv = "FLINKAGENTS_COALESCE_WINDOW"
+	// defaultCoalesceWindow merges the topic reads of resources Terraform
+	// refreshes side by side into one request per kind (kafkaops
+	// Config.CoalesceWindow): a few milliseconds per read, against one
+	// round trip per resource saved.
+	defaultCoalesceWindow = 3 * time.Millisecond
 )
 
 // New returns the provider factory for providerserver; version is "dev" for
@@ -154,6 +165,15 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 		// Already validated by positiveDuration.
 		timeout, _ = time.ParseDuration(config.Timeout.ValueString())
 	}
+	coalesceWindow := defaultCoalesceWindow
+	if v := p.getenv(coalesceWindowEnv); v != "" {
+		var err error
+		if coalesceWindow, err = time.ParseDuration(v); err != nil || coalesceWindow < 0 {
+			resp.Diagnostics.AddError("Invalid "+coalesceWindowEnv,
+				fmt.Sprintf("While configuring the provider: %s=%q is not a non-negative Go duration such as \"3ms\" or \"0\". "+
+					"Fix or unset the environment variable.", coalesceWindowEnv, v))
+		}
+	}
 	tlsConfig, diags := buildTLS(ctx, config.TLS)
 	resp.Diagnostics.Append(diags...)
 	mechanism, secrets, diags := buildSASL(ctx, config.SASL, p.getenv, p.version)
@@ -172,6 +192,7 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 		"tls":               tlsConfig != nil,
 		"sasl":              mechanismName(mechanism),
 		"timeout":           timeout.String(),
+		"coalesce_window":   coalesceWindow.String(),
 	})
 	p.share(resp, providerdata.New(brokers, func(ctx context.Context) (*kafkaops.Client, error) {
 		return kafkaops.New(kafkaops.Config{
@@ -181,6 +202,8 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 			SASL:     mechanism,
 			Timeout:  timeout,
 			Logger:   newKgoLogger(ctx, secrets),
+
+			CoalesceWindow: coalesceWindow,
 		})
 	}))
 }

@@ -1,0 +1,189 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+)
+
+// Coalescing.
+//
+// Terraform refreshes resources side by side (ten at a time by default),
+// and each refresh of a topic asks for its metadata, its configs and, for a
+// boundary, its offsets. Sent one by one that is one request per resource
+// per kind; with Config.CoalesceWindow set, the per-topic reads that arrive
+// within the window are sent as one request per kind instead (Metadata,
+// DescribeConfigs, ListOffsets take any number of topics), and each caller
+// is handed its own topic's answer.
+//
+// Two rules keep the protocol's checks exact:
+//
+//   - Freshness. A batch's request is built and sent after its window
+//     closes, that is after every caller in it asked, so each caller gets an
+//     answer at least as recent as its own call, exactly as if it had sent
+//     the request itself. Nothing is cached between batches: a call that
+//     arrives after a batch was sent joins the next one. Identity checks
+//     (DescribeTopic) still bypass kgo's metadata cache.
+//   - Per-caller errors. A topic-level error (a missing topic, a failed
+//     partition) is the answer for that topic only. A request-level error
+//     that may belong to some topics only (an authorization failure, which
+//     kadm raises for the whole request, or a sharded request that failed
+//     on some brokers) sends each caller's topic again on its own, so no
+//     caller fails for another caller's topic. A request-level error that
+//     concerns every topic (the cluster unreachable, the timeout) is
+//     reported to every caller.
+
+// batchRequest sends one request for topics (distinct, at least one) and
+// returns how to answer for each of them. A request-level failure is err;
+// per-topic failures come from answer. answer is called once per caller,
+// possibly concurrently, and must return values the caller may keep and
+// modify (fresh maps and slices for each call).
+type batchRequest[R any] func(ctx context.Context, topics []string) (answer func(topic string) (R, error), err error)
+
+// coalescer merges concurrent single-topic reads of one kind. The zero
+// window sends every call on its own, in the caller's goroutine.
+type coalescer[R any] struct {
+	client   *Client
+	op       string // names the operation in errors, as OpError.Op
+	request  batchRequest[R]
+	window   time.Duration
+	maxBatch int
+
+	mu   sync.Mutex
+	open *batch[R] // collecting callers until its window closes; nil when none
+}
+
+// batch is one coalesced request: the callers that joined it wait on done,
+// then read answer or err (written once, before done is closed).
+type batch[R any] struct {
+	topics []string
+	joined map[string]bool
+	timer  *time.Timer
+	done   chan struct{}
+
+	answer func(string) (R, error)
+	err    error
+}
+
+func newCoalescer[R any](c *Client, op string, request batchRequest[R]) *coalescer[R] {
+	return &coalescer[R]{client: c, op: op, request: request, window: c.cfg.CoalesceWindow, maxBatch: c.cfg.CoalesceMaxTopics}
+}
+
+// do returns topic's answer, from a coalesced request when a window is set.
+func (co *coalescer[R]) do(ctx context.Context, topic string) (R, error) {
+	if co.window <= 0 {
+		return co.alone(ctx, topic)
+	}
+	b := co.join(topic)
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		var zero R
+		return zero, opErr(co.op, topic, ctx.Err())
+	}
+	if b.err != nil {
+		if len(b.topics) > 1 && mayConcernSomeTopics(b.err) {
+			return co.alone(ctx, topic)
+		}
+		var zero R
+		return zero, opErr(co.op, topic, b.err)
+	}
+	return b.answer(topic)
+}
+
+// alone sends a request for topic only, with the caller's context.
+func (co *coalescer[R]) alone(ctx context.Context, topic string) (R, error) {
+	answer, err := co.send(ctx, []string{topic})
+	if err != nil {
+		var zero R
+		return zero, opErr(co.op, topic, err)
+	}
+	return answer(topic)
+}
+
+// send runs one request within the per-operation timeout and an in-flight
+// slot (waiting for the slot counts against the timeout).
+func (co *coalescer[R]) send(ctx context.Context, topics []string) (func(string) (R, error), error) {
+	ctx, cancel := context.WithTimeout(ctx, co.client.cfg.Timeout)
+	defer cancel()
+	release, err := co.client.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return co.request(ctx, topics)
+}
+
+// join adds topic to the open batch, opening one (and starting its window)
+// when there is none. A batch that reaches maxBatch topics is sent at once
+// and the next caller opens a new one.
+func (co *coalescer[R]) join(topic string) *batch[R] {
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	b := co.open
+	if b == nil {
+		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{})}
+		b.timer = time.AfterFunc(co.window, func() { co.windowClosed(b) })
+		co.open = b
+	}
+	if !b.joined[topic] {
+		// Callers asking for the same topic share one entry; each still
+		// gets its own copy from answer.
+		b.joined[topic] = true
+		b.topics = append(b.topics, topic)
+	}
+	if len(b.topics) >= co.maxBatch {
+		co.open = nil
+		b.timer.Stop()
+		go co.flush(b)
+	}
+	return b
+}
+
+func (co *coalescer[R]) windowClosed(b *batch[R]) {
+	co.mu.Lock()
+	if co.open != b {
+		// Already sent because it was full.
+		co.mu.Unlock()
+		return
+	}
+	co.open = nil
+	co.mu.Unlock()
+	co.flush(b)
+}
+
+// flush sends b's request. No caller's context governs it, since callers
+// come and go independently: it runs under the per-operation timeout, and a
+// caller that stops waiting simply ignores the answer.
+func (co *coalescer[R]) flush(b *batch[R]) {
+	b.answer, b.err = co.send(context.Background(), b.topics)
+	close(b.done)
+}
+
+// mayConcernSomeTopics reports whether a request-level error might belong
+// to some of a batch's topics only, so that each topic must be asked again
+// on its own to tell whose it is.
+func mayConcernSomeTopics(err error) bool {
+	if _, ok := errors.AsType[*kadm.AuthError](err); ok {
+		return true
+	}
+	if se, ok := errors.AsType[*kadm.ShardErrors](err); ok {
+		return !se.AllFailed
+	}
+	return false
+}
+
+// acquire takes one of Config.MaxInFlight slots for a Kafka operation and
+// returns its release. Only leaf operations take a slot (never one that
+// holds a slot while calling another), so slots cannot deadlock.
+func (c *Client) acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case c.slots <- struct{}{}:
+		return func() { <-c.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

@@ -1,0 +1,229 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+)
+
+// fakeBroker stands in for one request kind: it records every batch it is
+// sent and answers each topic with its name, except the topics in fail.
+type fakeBroker struct {
+	mu      sync.Mutex
+	batches [][]string
+	sentAt  []time.Time
+	fail    map[string]error // per-topic answer errors
+	reqErr  func(topics []string) error
+
+	inFlight, maxInFlight atomic.Int32
+	hold                  time.Duration
+}
+
+func (f *fakeBroker) request(_ context.Context, topics []string) (func(string) (string, error), error) {
+	n := f.inFlight.Add(1)
+	defer f.inFlight.Add(-1)
+	for {
+		m := f.maxInFlight.Load()
+		if n <= m || f.maxInFlight.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	f.mu.Lock()
+	f.batches = append(f.batches, slices.Clone(topics))
+	f.sentAt = append(f.sentAt, time.Now())
+	f.mu.Unlock()
+	time.Sleep(f.hold)
+	if f.reqErr != nil {
+		if err := f.reqErr(topics); err != nil {
+			return nil, err
+		}
+	}
+	return func(topic string) (string, error) {
+		if err := f.fail[topic]; err != nil {
+			return "", opErr("fake", topic, err)
+		}
+		return "answer:" + topic, nil
+	}, nil
+}
+
+func testClient(t *testing.T, cfg Config) *Client {
+	t.Helper()
+	cfg.Brokers = []string{"127.0.0.1:1"} // never dialed: the fake answers
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// callAll calls co.do for every topic at once and returns answers and
+// errors by index, with the time each call started.
+func callAll(co *coalescer[string], topics []string) ([]string, []error, []time.Time) {
+	answers, errs, started := make([]string, len(topics)), make([]error, len(topics)), make([]time.Time, len(topics))
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, topic := range topics {
+		wg.Go(func() {
+			<-start
+			started[i] = time.Now()
+			answers[i], errs[i] = co.do(context.Background(), topic)
+		})
+	}
+	close(start)
+	wg.Wait()
+	return answers, errs, started
+}
+
+func topicNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("t%03d", i)
+	}
+	return out
+}
+
+func TestCoalescerMergesConcurrentCallsAndAnswersEachCaller(t *testing.T) {
+	f := &fakeBroker{fail: map[string]error{"t007": kerr.UnknownTopicOrPartition}}
+	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	topics := append(topicNames(100), "t042") // one topic asked twice
+	answers, errs, started := callAll(co, topics)
+
+	for i, topic := range topics {
+		switch {
+		case topic == "t007":
+			if !errors.Is(errs[i], kerr.UnknownTopicOrPartition) {
+				t.Errorf("%s: got %v, want its own UNKNOWN_TOPIC_OR_PARTITION", topic, errs[i])
+			}
+		case errs[i] != nil || answers[i] != "answer:"+topic:
+			t.Errorf("%s: got %q, %v; another caller's error must not leak", topic, answers[i], errs[i])
+		}
+	}
+	if len(f.batches) > 2 {
+		t.Errorf("%d requests for %d concurrent callers, want 1 (2 if the scheduler split them)", len(f.batches), len(topics))
+	}
+	sent := 0
+	for _, b := range f.batches {
+		sent += len(b)
+	}
+	if sent != 100 {
+		t.Errorf("%d topics sent, want 100 (duplicates merged)", sent)
+	}
+	// Freshness: every request left after every call it answers began.
+	last := slices.MaxFunc(started, time.Time.Compare)
+	if len(f.batches) == 1 && f.sentAt[0].Before(last) {
+		t.Errorf("request sent at %v, before the last caller asked at %v", f.sentAt[0], last)
+	}
+}
+
+func TestCoalescerRespectsMaxBatch(t *testing.T) {
+	f := &fakeBroker{}
+	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond, CoalesceMaxTopics: 10}), "fake", f.request)
+	_, errs, _ := callAll(co, topicNames(35))
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.batches) < 4 {
+		t.Errorf("%d requests for 35 topics at 10 per request", len(f.batches))
+	}
+	for _, b := range f.batches {
+		if len(b) > 10 {
+			t.Errorf("a request carried %d topics, above the bound of 10", len(b))
+		}
+	}
+}
+
+func TestCoalescerWithoutWindowSendsEachCallAlone(t *testing.T) {
+	f := &fakeBroker{}
+	co := newCoalescer(testClient(t, Config{}), "fake", f.request)
+	_, errs, _ := callAll(co, topicNames(20))
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.batches) != 20 {
+		t.Errorf("%d requests, want 20", len(f.batches))
+	}
+}
+
+// A request-level error that may belong to one topic only (kadm turns a
+// topic authorization failure into an error for the whole request) is
+// resolved by asking each topic alone: only the unauthorized caller fails.
+func TestCoalescerSplitsAuthorizationFailures(t *testing.T) {
+	f := &fakeBroker{reqErr: func(topics []string) error {
+		if slices.Contains(topics, "t003") {
+			return &kadm.AuthError{Err: kerr.TopicAuthorizationFailed}
+		}
+		return nil
+	}}
+	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	topics := topicNames(10)
+	answers, errs, _ := callAll(co, topics)
+	for i, topic := range topics {
+		if topic == "t003" {
+			if _, ok := errors.AsType[*kadm.AuthError](errs[i]); !ok {
+				t.Errorf("t003: got %v, want its authorization error", errs[i])
+			}
+			continue
+		}
+		if errs[i] != nil || answers[i] != "answer:"+topic {
+			t.Errorf("%s: got %q, %v", topic, answers[i], errs[i])
+		}
+	}
+}
+
+// An error that concerns the whole request (cluster unreachable) is every
+// caller's error, sent once, not retried per topic.
+func TestCoalescerReportsWholeRequestErrorsToEveryCaller(t *testing.T) {
+	down := errors.New("dial tcp: connection refused")
+	f := &fakeBroker{reqErr: func([]string) error { return down }}
+	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	topics := topicNames(10)
+	_, errs, _ := callAll(co, topics)
+	for i, topic := range topics {
+		var op *OpError
+		if !errors.Is(errs[i], down) || !errors.As(errs[i], &op) || op.Topic != topic {
+			t.Errorf("%s: got %v, want the request error naming the topic", topic, errs[i])
+		}
+	}
+	if len(f.batches) > 2 {
+		t.Errorf("%d requests: a whole-request failure must not be retried per topic", len(f.batches))
+	}
+}
+
+// A caller that gives up stops waiting; the others still get their answers.
+func TestCoalescerCallerCancellation(t *testing.T) {
+	f := &fakeBroker{hold: 100 * time.Millisecond}
+	co := newCoalescer(testClient(t, Config{CoalesceWindow: 10 * time.Millisecond}), "fake", f.request)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	var wg sync.WaitGroup
+	var otherErr error
+	wg.Go(func() { _, otherErr = co.do(context.Background(), "b") })
+	if _, err := co.do(ctx, "a"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("cancelled caller: got %v", err)
+	}
+	wg.Wait()
+	if otherErr != nil {
+		t.Errorf("other caller: %v", otherErr)
+	}
+}
+
+func TestMaxInFlightBoundsRequests(t *testing.T) {
+	f := &fakeBroker{hold: 20 * time.Millisecond}
+	co := newCoalescer(testClient(t, Config{MaxInFlight: 3}), "fake", f.request)
+	_, errs, _ := callAll(co, topicNames(30))
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if m := f.maxInFlight.Load(); m > 3 || m < 2 {
+		t.Errorf("%d requests in flight at once, want at most 3 (and the bound reached)", m)
+	}
+}

@@ -1,0 +1,224 @@
+package kafkaops_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// cluster is one in-process broker holding n topics named t000..., each
+// with 3 partitions, and a counter of the requests our client sends.
+type cluster struct {
+	*kfake.Cluster
+	topics []string
+}
+
+func newCluster(t *testing.T, n int) *cluster {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl := &cluster{Cluster: c}
+	for i := range n {
+		name := fmt.Sprintf("t%03d", i)
+		if err := c.CreateTopic(name, 3, map[string]string{"cleanup.policy": "compact,delete"}); err != nil {
+			t.Fatal(err)
+		}
+		cl.topics = append(cl.topics, name)
+	}
+	return cl
+}
+
+func (c *cluster) client(t *testing.T, window time.Duration) *kafkaops.Client {
+	t.Helper()
+	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 10 * time.Second, CoalesceWindow: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	return k
+}
+
+// count observes the requests of key that when selects (nil: all).
+func (c *cluster) count(key kmsg.Key, when func(kmsg.Request) bool) *kfake.FaultHandle {
+	return c.Fault(kfake.Fault{Keys: []kmsg.Key{key}, Observe: true, Count: -1, When: when})
+}
+
+// identityChecks selects the Metadata requests DescribeTopic sends (the
+// only ones asking for authorized operations; kgo's own refreshes do not).
+func identityChecks(r kmsg.Request) bool {
+	return r.(*kmsg.MetadataRequest).IncludeTopicAuthorizedOperations
+}
+
+// concurrently runs fn for every name at once, as Terraform's refresh walk
+// does, and returns the errors by name.
+func concurrently(names []string, fn func(name string) error) map[string]error {
+	var mu sync.Mutex
+	errs := map[string]error{}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for _, name := range names {
+		wg.Go(func() {
+			<-start
+			err := fn(name)
+			mu.Lock()
+			errs[name] = err
+			mu.Unlock()
+		})
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+// TestCoalescedReadsOnKfake: 100 topics plus one missing one, read side by
+// side. With coalescing on, each kind of read is one request (two if the
+// scheduler splits the callers across windows) instead of 101, every topic
+// gets its own answer, and only the missing topic's callers fail.
+func TestCoalescedReadsOnKfake(t *testing.T) {
+	c := newCluster(t, 100)
+	names := append(c.topics, "missing")
+	reference := c.client(t, 0)
+	ctx := context.Background()
+
+	for _, tc := range []struct {
+		window  time.Duration
+		maxReqs int
+	}{{0, len(names)}, {50 * time.Millisecond, 2}} {
+		t.Run(fmt.Sprintf("window=%v", tc.window), func(t *testing.T) {
+			k := c.client(t, tc.window)
+			describes := c.count(kmsg.Metadata, identityChecks)
+			configs := c.count(kmsg.DescribeConfigs, nil)
+			defer describes.Remove()
+			defer configs.Remove()
+			errs := concurrently(names, func(name string) error {
+				got, err := k.DescribeTopic(ctx, name)
+				if err != nil {
+					return err
+				}
+				want, err := reference.DescribeTopic(ctx, name)
+				if err != nil {
+					return err
+				}
+				if got.ID != want.ID || len(got.Partitions) != 3 || got.Name != name {
+					return fmt.Errorf("got %+v, want %+v", got, want)
+				}
+				return nil
+			})
+			checkOnlyMissingFails(t, "DescribeTopic", errs, kafkaops.ErrTopicNotFound)
+			// The reference client's checks are its own, one per topic.
+			if n := describes.Hits() - (len(names) - 1); n < 1 || n > tc.maxReqs {
+				t.Errorf("DescribeTopic: %d Metadata requests for %d callers, want 1..%d", n, len(names), tc.maxReqs)
+			}
+
+			errs = concurrently(names, func(name string) error {
+				cfg, err := k.TopicConfigs(ctx, name)
+				if err == nil && cfg["cleanup.policy"].Value != "compact,delete" {
+					return fmt.Errorf("cleanup.policy is %q", cfg["cleanup.policy"].Value)
+				}
+				return err
+			})
+			checkOnlyMissingFails(t, "TopicConfigs", errs, kerr.UnknownTopicOrPartition)
+			if n := configs.Hits(); n < 1 || n > tc.maxReqs {
+				t.Errorf("TopicConfigs: %d DescribeConfigs requests for %d callers, want 1..%d", n, len(names), tc.maxReqs)
+			}
+
+			offsets := c.count(kmsg.ListOffsets, nil)
+			defer offsets.Remove()
+			errs = concurrently(names, func(name string) error {
+				start, err := k.StartOffsets(ctx, name)
+				if err != nil {
+					return err
+				}
+				end, err := k.EndOffsets(ctx, name)
+				if err == nil && (len(start) != 3 || len(end) != 3) {
+					return fmt.Errorf("start %v, end %v", start, end)
+				}
+				return err
+			})
+			checkOnlyMissingFails(t, "StartOffsets/EndOffsets", errs, kerr.UnknownTopicOrPartition)
+			if n := offsets.Hits(); n < 2 || n > 2*tc.maxReqs {
+				t.Errorf("offsets: %d ListOffsets requests for %d callers of two kinds, want 2..%d", n, len(names), 2*tc.maxReqs)
+			}
+		})
+	}
+}
+
+func checkOnlyMissingFails(t *testing.T, op string, errs map[string]error, want error) {
+	t.Helper()
+	for name, err := range errs {
+		if name == "missing" {
+			var oe *kafkaops.OpError
+			if !errors.Is(err, want) || !errors.As(err, &oe) || oe.Topic != "missing" {
+				t.Errorf("%s(missing): got %v, want its own %v naming the topic", op, err, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s(%s): %v", op, name, err)
+		}
+	}
+}
+
+// TestCoalescedAuthorizationFailureStaysWithItsTopic: the broker refuses
+// one topic; kadm reports that as an error of the whole batch, so the
+// coalescer asks again topic by topic and only that topic's caller fails.
+func TestCoalescedAuthorizationFailureStaysWithItsTopic(t *testing.T) {
+	c := newCluster(t, 20)
+	c.Fault(
+		kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: "t005", Err: kerr.TopicAuthorizationFailed, Count: -1},
+		kfake.Fault{Keys: []kmsg.Key{kmsg.DescribeConfigs}, Resource: "t005", Err: kerr.TopicAuthorizationFailed, Count: -1},
+	)
+	k := c.client(t, 50*time.Millisecond)
+	ctx := context.Background()
+	for op, fn := range map[string]func(string) error{
+		"DescribeTopic": func(name string) error { _, err := k.DescribeTopic(ctx, name); return err },
+		"TopicConfigs":  func(name string) error { _, err := k.TopicConfigs(ctx, name); return err },
+	} {
+		errs := concurrently(c.topics, fn)
+		for name, err := range errs {
+			_, denied := errors.AsType[*kadm.AuthError](err)
+			if (name == "t005") != denied {
+				t.Errorf("%s(%s): %v", op, name, err)
+			}
+		}
+	}
+}
+
+// TestCoalescedDescribeIsNeverStale: a topic deleted and created again
+// between two checks shows its new ID on the second check, with
+// coalescing on: nothing is cached between batches.
+func TestCoalescedDescribeIsNeverStale(t *testing.T) {
+	c := newCluster(t, 1)
+	k := c.client(t, 20*time.Millisecond)
+	ctx := context.Background()
+	before, err := k.DescribeTopic(ctx, "t000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteTopic("t000"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CreateTopic("t000", 3, nil); err != nil {
+		t.Fatal(err)
+	}
+	after, err := k.DescribeTopic(ctx, "t000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.ID == before.ID {
+		t.Fatalf("topic ID %s unchanged after the topic was recreated: a stale identity", after.ID)
+	}
+}
