@@ -1,0 +1,382 @@
+// Package policies_test runs the Rego policies in policy/ against plans made
+// by the real Terraform CLI with this provider, built from source, against an
+// in-process Kafka broker (or KAFKA_BOOTSTRAP_SERVERS).
+package policies_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+)
+
+// plan is the JSON of `terraform show -json PLANFILE`.
+type plan = map[string]any
+
+// deny evaluates data.main.deny over a plan with the given data documents
+// (approvals, params) and returns the messages, sorted.
+func deny(t *testing.T, p plan, data map[string]any) []string {
+	t.Helper()
+	files, err := filepath.Glob("policy/*.rego")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no policies in policy/: %v", err)
+	}
+	if data == nil {
+		data = map[string]any{}
+	}
+	opts := []func(*rego.Rego){rego.Query("data.main.deny"), rego.Input(p), rego.Store(inmem.NewFromObject(data))}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts = append(opts, rego.Module(f, string(src)))
+	}
+	rs, err := rego.New(opts...).Eval(context.Background())
+	if err != nil {
+		t.Fatalf("evaluating policies: %v", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		t.Fatalf("data.main.deny: unexpected result %v", rs)
+	}
+	var msgs []string
+	for _, m := range rs[0].Expressions[0].Value.([]any) {
+		msgs = append(msgs, m.(string))
+	}
+	slices.Sort(msgs)
+	return msgs
+}
+
+// expectDenied requires exactly the given rule tags (with the address), in any order.
+func expectDenied(t *testing.T, what string, msgs []string, want ...string) {
+	t.Helper()
+	if len(msgs) != len(want) {
+		t.Errorf("%s: %d denials %q, want %d %q", what, len(msgs), msgs, len(want), want)
+		return
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(msgs, func(m string) bool { return strings.HasPrefix(m, w) }) {
+			t.Errorf("%s: no denial starting %q in %q", what, w, msgs)
+		}
+	}
+}
+
+func allowed(t *testing.T, what string, msgs []string) {
+	t.Helper()
+	if len(msgs) != 0 {
+		t.Errorf("%s: denied %q, want allowed", what, msgs)
+	}
+}
+
+// providerDir builds the provider from this module into a directory used by
+// every test, through dev_overrides (no registry, no terraform init).
+func providerDir(t *testing.T) string {
+	t.Helper()
+	root, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	dir := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-flinkagents"), ".")
+	build.Dir = filepath.Dir(strings.TrimSpace(string(root)))
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the provider: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// workdir is one Terraform working directory with its own state.
+type workdir struct {
+	t   *testing.T
+	dir string
+	env []string
+	hdr string
+}
+
+func newWorkdir(t *testing.T, e *acctest.Env, providers string) *workdir {
+	t.Helper()
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "dev.tfrc")
+	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/actionstate/flinkagents\" = %q\n  }\n}\n", providers)
+	if err := os.WriteFile(rc, []byte(cli), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &workdir{
+		t: t, dir: dir,
+		env: append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1"),
+		hdr: "terraform {\n  required_providers {\n    flinkagents = { source = \"actionstate/flinkagents\" }\n  }\n}\n" + e.Provider(),
+	}
+}
+
+func (w *workdir) terraform(args ...string) []byte {
+	w.t.Helper()
+	cmd := exec.Command("terraform", args...)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	out, err := cmd.Output()
+	if err != nil {
+		stderr := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		w.t.Fatalf("terraform %s: %v\n%s\n%s", strings.Join(args, " "), err, out, stderr)
+	}
+	return out
+}
+
+func (w *workdir) write(config string) {
+	w.t.Helper()
+	if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(w.hdr+config), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *workdir) apply(config string) {
+	w.t.Helper()
+	w.write(config)
+	w.terraform("apply", "-auto-approve", "-no-color")
+}
+
+// plan runs `terraform plan -out` and `terraform show -json`, as a CI
+// pipeline does before conftest.
+func (w *workdir) plan(config string) plan {
+	w.t.Helper()
+	w.write(config)
+	w.terraform("plan", "-out=tfplan", "-no-color")
+	var p plan
+	if err := json.Unmarshal(w.terraform("show", "-json", "tfplan"), &p); err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+// change returns the resource change of addr in p, for doctoring.
+func change(t *testing.T, p plan, addr string) map[string]any {
+	t.Helper()
+	for _, rc := range p["resource_changes"].([]any) {
+		if rc := rc.(map[string]any); rc["address"] == addr {
+			return rc["change"].(map[string]any)
+		}
+	}
+	t.Fatalf("no resource change for %s", addr)
+	return nil
+}
+
+// clone deep-copies a plan so a doctored copy leaves the original intact.
+func clone(t *testing.T, p plan) plan {
+	t.Helper()
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c plan
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func requireTerraform(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Fatalf("terraform CLI not found on PATH (%v): these tests run real plans; install Terraform >= 1.5", err)
+	}
+}
+
+func TestPolicies(t *testing.T) {
+	requireTerraform(t)
+	providers := providerDir(t)
+	t.Run("topics", func(t *testing.T) { testTopicPolicies(t, providers) })
+	t.Run("boundary", func(t *testing.T) { testBoundaryPolicies(t, providers) })
+	t.Run("unknown", func(t *testing.T) { testUnknownPreview(t, providers) })
+}
+
+// Rules (a) and (b).
+func testTopicPolicies(t *testing.T, providers string) {
+	e := acctest.New(t)
+	w := newWorkdir(t, e, providers)
+	data, control := e.Name("orders-action-state"), e.Name("orders-cleanup-control")
+	topics := func(controlName string) string {
+		return fmt.Sprintf(`
+resource "flinkagents_action_state_topic" "orders" {
+  name                = %q
+  partitions          = 3
+  deletion_protection = false
+}
+
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name                = %q
+  action_state_topic  = flinkagents_action_state_topic.orders.name
+  deletion_protection = false
+}
+`, data, controlName)
+	}
+	dataAddr, controlAddr := "flinkagents_action_state_topic.orders", "flinkagents_cleanup_control_topic.orders"
+
+	create := w.plan(topics(control))
+	allowed(t, "creating the topics", deny(t, create, nil))
+	w.apply(topics(control))
+
+	// Drift: someone shortened retention out of band. Restoring -1 is allowed.
+	if err := e.Admin.AlterTopicConfigs(context.Background(), data, map[string]string{"retention.ms": "3600000"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	restore := w.plan(topics(control))
+	if got := change(t, restore, dataAddr)["before"].(map[string]any)["retention_ms"]; got != "3600000" {
+		t.Fatalf("the drift did not reach the plan: before.retention_ms = %v", got)
+	}
+	allowed(t, "restoring retention.ms=-1", deny(t, restore, nil))
+
+	// (a) a replace (renamed control topic) and a destroy (blocks removed).
+	expectDenied(t, "replacing the control topic", deny(t, w.plan(topics(control+"-renamed")), nil), "[no-destroy] "+controlAddr)
+	expectDenied(t, "destroying both topics", deny(t, w.plan(""), nil), "[no-destroy] "+controlAddr, "[no-destroy] "+dataAddr)
+
+	// (b) the provider refuses these at plan time itself, so no real plan
+	// carries them: each denied case doctors the real drift-restore plan.
+	doctor := func(addr, attr string, value any) plan {
+		p := clone(t, restore)
+		c := change(t, p, addr)
+		c["after"].(map[string]any)[attr] = value
+		c["actions"] = []any{"update"} // the control topic had no drift: a no-op
+		return p
+	}
+	expectDenied(t, "retention.ms", deny(t, doctor(dataAddr, "retention_ms", "3600000"), nil), "[enforced-settings] "+dataAddr+": retention_ms")
+	expectDenied(t, "retention.bytes", deny(t, doctor(dataAddr, "retention_bytes", "1073741824"), nil), "[enforced-settings] "+dataAddr+": retention_bytes")
+	expectDenied(t, "cleanup.policy", deny(t, doctor(dataAddr, "cleanup_policy", "compact"), nil), "[enforced-settings] "+dataAddr+": cleanup_policy")
+	allowed(t, "cleanup.policy as a set", deny(t, doctor(dataAddr, "cleanup_policy", "delete, compact"), nil))
+	expectDenied(t, "control cleanup.policy", deny(t, doctor(controlAddr, "cleanup_policy", "compact,delete"), nil), "[enforced-settings] "+controlAddr+": cleanup_policy")
+	expectDenied(t, "partitions", deny(t, doctor(dataAddr, "partitions", 6.0), nil), "[enforced-settings] "+dataAddr+": partitions")
+	expectDenied(t, "replication", deny(t, doctor(controlAddr, "replication_factor", 3.0), nil), "[enforced-settings] "+controlAddr+": replication_factor")
+	expectDenied(t, "reserved config", deny(t, doctor(dataAddr, "config", map[string]any{"retention.ms": "1"}), nil), "[enforced-settings] "+dataAddr+": config sets retention.ms")
+	unknownPolicy := clone(t, restore)
+	delete(change(t, unknownPolicy, dataAddr)["after"].(map[string]any), "cleanup_policy")
+	change(t, unknownPolicy, dataAddr)["after_unknown"].(map[string]any)["cleanup_policy"] = true
+	expectDenied(t, "unknown cleanup.policy", deny(t, unknownPolicy, nil), "[enforced-settings] "+dataAddr+": cleanup_policy is unknown")
+}
+
+// Rules (c) and (d), on an action-state topic with records.
+func testBoundaryPolicies(t *testing.T, providers string) {
+	e := acctest.New(t)
+	w := newWorkdir(t, e, providers)
+	const parts = 3
+	data, control, control2 := e.Name("orders-action-state"), e.Name("orders-cleanup-control"), e.Name("orders-cleanup-control-2")
+	topicID := e.CreateTopic(data, parts, cleanup.DataTopicSettings)
+	e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	e.CreateTopic(control2, 1, map[string]string{"cleanup.policy": "compact"})
+	e.Produce(data, parts, 50)
+	planAt := func(chk int, offset int64) cleanupplan.Plan {
+		offs := cleanupplan.Offsets{}
+		for p := range int32(parts) {
+			offs[p] = offset
+		}
+		pl, err := cleanupplan.New(fmt.Sprintf("file:/checkpoints/orders/chk-%d", chk), data, topicID, offs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl
+	}
+	boundary := func(controlTopic string, p cleanupplan.Plan) string {
+		return fmt.Sprintf(`
+resource "flinkagents_cleanup_boundary" "orders" {
+  control_topic      = %q
+  action_state_topic = %q
+  plan_json          = <<-EOT
+%sEOT
+}
+`, controlTopic, data, p.File())
+	}
+	addr := "flinkagents_cleanup_boundary.orders"
+	chk10, chk20, chk5 := planAt(10, 10), planAt(20, 20), planAt(5, 5)
+
+	// (d) 3 x 10 records: under the default cap, over a cap of 20 unless approved.
+	first := w.plan(boundary(control, chk10))
+	if n := change(t, first, addr)["after"].(map[string]any)["records_to_delete"]; n != 30.0 {
+		t.Fatalf("records_to_delete = %v, want 30 known at plan time", n)
+	}
+	allowed(t, "30 records, default cap", deny(t, first, nil))
+	capped := map[string]any{"params": map[string]any{"max_records_to_delete": 20}}
+	expectDenied(t, "30 records, cap 20", deny(t, first, capped), "[deletion-cap] "+addr+": deletes 30 records, above the cap of 20")
+	capped["approvals"] = map[string]any{"plan_ids": []any{chk20.ID()}}
+	expectDenied(t, "approval of another plan", deny(t, first, capped), "[deletion-cap] "+addr)
+	capped["approvals"] = map[string]any{"plan_ids": []any{chk10.ID()}}
+	allowed(t, "30 records, cap 20, approved", deny(t, first, capped))
+	w.apply(boundary(control, chk10))
+
+	// (c) forward in place: allowed.
+	forward := w.plan(boundary(control, chk20))
+	if a := change(t, forward, addr)["actions"]; fmt.Sprint(a) != "[update]" {
+		t.Fatalf("moving forward planned %v, want an update", a)
+	}
+	allowed(t, "moving forward", deny(t, forward, nil))
+
+	// (c) backward through a switch to an empty control topic: the provider
+	// checks only the new control topic, which holds no boundary, so the plan
+	// succeeds; the policy sees the old offsets in "before".
+	backward := w.plan(boundary(control2, chk5))
+	if a := change(t, backward, addr)["actions"]; fmt.Sprint(a) != "[delete create]" {
+		t.Fatalf("switching control topics planned %v, want a replace", a)
+	}
+	expectDenied(t, "moving backward", deny(t, backward, nil),
+		"[boundary-forward] "+addr+": partition 0", "[boundary-forward] "+addr+": partition 1", "[boundary-forward] "+addr+": partition 2")
+	// An approval does not lift (c).
+	expectDenied(t, "moving backward, approved", deny(t, backward, map[string]any{"approvals": map[string]any{"plan_ids": []any{chk5.ID()}}}),
+		"[boundary-forward] "+addr+": partition 0", "[boundary-forward] "+addr+": partition 1", "[boundary-forward] "+addr+": partition 2")
+
+	// (c) a changed partition set, doctored (the provider refuses it).
+	reshaped := clone(t, forward)
+	offsets := change(t, reshaped, addr)["after"].(map[string]any)["offsets"].(map[string]any)
+	offsets["3"] = 20.0
+	expectDenied(t, "partition set change", deny(t, reshaped, nil), "[boundary-forward] "+addr+": the partition set changes")
+}
+
+// Rule (e): a boundary planned together with its control topic has no
+// preview until apply.
+func testUnknownPreview(t *testing.T, providers string) {
+	e := acctest.New(t)
+	w := newWorkdir(t, e, providers)
+	data, control := e.Name("orders-action-state"), e.Name("orders-cleanup-control")
+	topicID := e.CreateTopic(data, 2, cleanup.DataTopicSettings)
+	e.Produce(data, 2, 5)
+	pl, err := cleanupplan.New("file:/checkpoints/orders/chk-3", data, topicID, cleanupplan.Offsets{0: 2, 1: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := fmt.Sprintf(`
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name               = %q
+  action_state_topic = %q
+}
+
+resource "flinkagents_cleanup_boundary" "orders" {
+  control_topic      = flinkagents_cleanup_control_topic.orders.name
+  action_state_topic = %q
+  plan_json          = <<-EOT
+%sEOT
+}
+`, control, data, data, pl.File())
+	addr := "flinkagents_cleanup_boundary.orders"
+	p := w.plan(config)
+	if u := change(t, p, addr)["after_unknown"].(map[string]any)["records_to_delete"]; u != true {
+		t.Fatalf("after_unknown.records_to_delete = %v, want true (the control topic does not exist yet)", u)
+	}
+	expectDenied(t, "unknown preview", deny(t, p, nil), "[unknown] "+addr+": records_to_delete")
+	allowed(t, "unknown preview, approved", deny(t, p, map[string]any{"approvals": map[string]any{"plan_ids": []any{pl.ID()}}}))
+	// Applying the control topic first makes the preview known: allowed.
+	w.apply(config[:strings.Index(config, "resource \"flinkagents_cleanup_boundary\"")])
+	known := w.plan(config)
+	if n := change(t, known, addr)["after"].(map[string]any)["records_to_delete"]; n != 5.0 {
+		t.Fatalf("records_to_delete = %v after creating the control topic, want 5", n)
+	}
+	allowed(t, "known preview", deny(t, known, nil))
+}
