@@ -118,6 +118,9 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 		if err := a.checkSettings(ctx); err != nil {
 			return res, err
 		}
+		if err := a.checkPermissions(ctx); err != nil {
+			return res, err
+		}
 		a.step("append COMMITTED", nil)
 		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
 		if _, err := a.k.AppendControl(ctx, a.req.ControlTopic, key, value); err != nil {
@@ -176,6 +179,18 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 		}
 	}
 	return res, nil
+}
+
+func (a *applier) checkPermissions(ctx context.Context) error {
+	data, err := a.k.DescribeTopic(ctx, a.plan.Topic)
+	if err != nil {
+		return err
+	}
+	control, err := a.k.DescribeTopic(ctx, a.req.ControlTopic)
+	if err != nil {
+		return err
+	}
+	return checkPermissions(data, control)
 }
 
 func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {

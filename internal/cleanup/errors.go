@@ -24,6 +24,9 @@ var (
 	// ErrControlTopicMisconfigured: the control topic is missing, has more
 	// than one partition, lets retention delete records, or is the data topic.
 	ErrControlTopicMisconfigured = errors.New("control topic misconfigured")
+	// ErrNotAuthorized: the principal lacks an ACL the whole protocol needs;
+	// found before anything is committed.
+	ErrNotAuthorized = errors.New("missing Kafka permission for cleanup")
 	// ErrDeleteNotEffective: after DeleteRecords a partition still starts
 	// below the target.
 	ErrDeleteNotEffective = errors.New("records below the boundary are still present")

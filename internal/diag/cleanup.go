@@ -51,6 +51,9 @@ var cleanupRefusals = []struct {
 		"Nothing was written or deleted. The plan does not come from this topic's history; check the checkpoint path and the topic."},
 	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
 		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
+	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
+		"Nothing was written or deleted. Grant the ACLs named above to the principal Terraform uses (DeleteRecords needs DELETE on the action-state topic; " +
+			"the control topic needs READ and WRITE), then plan again."},
 	{cleanup.ErrDeleteNotEffective, "Records Below The Boundary Remain",
 		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion."},
 }

@@ -1,0 +1,69 @@
+# Quickstart: one Flink Agents operator's action-state topic, its cleanup
+# control topic, and a cleanup boundary derived natively from a savepoint.
+# `make demo` runs this against an embedded broker; against your cluster:
+#
+#   terraform apply -var 'bootstrap_servers=["kafka-1:9092"]'
+#   terraform apply -var 'bootstrap_servers=["kafka-1:9092"]' \
+#                   -var 'checkpoint_path=s3://checkpoints/orders/savepoint-1a2b3c-0123456789ab'
+
+terraform {
+  required_version = ">= 1.5"
+  required_providers {
+    flinkagents = {
+      source = "actionstate/flinkagents"
+    }
+  }
+}
+
+variable "bootstrap_servers" {
+  type        = list(string)
+  description = "Kafka bootstrap servers."
+}
+
+variable "checkpoint_path" {
+  type        = string
+  default     = null
+  description = "The oldest checkpoint or savepoint the job may still restore from. Null: no cleanup yet."
+}
+
+provider "flinkagents" {
+  bootstrap_servers = var.bootstrap_servers
+}
+
+resource "flinkagents_action_state_topic" "orders" {
+  name       = "orders-agent-action-state"
+  partitions = 8
+}
+
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name               = "orders-agent-cleanup-control"
+  action_state_topic = flinkagents_action_state_topic.orders.name
+}
+
+data "flinkagents_cleanup_plan" "oldest_kept" {
+  count           = var.checkpoint_path == null ? 0 : 1
+  checkpoint_path = var.checkpoint_path
+}
+
+resource "flinkagents_cleanup_boundary" "orders" {
+  count              = var.checkpoint_path == null ? 0 : 1
+  control_topic      = flinkagents_cleanup_control_topic.orders.name
+  action_state_topic = flinkagents_action_state_topic.orders.name
+  plan_json          = data.flinkagents_cleanup_plan.oldest_kept[0].plan_json
+}
+
+output "action_state_topic_id" {
+  value = flinkagents_action_state_topic.orders.topic_id
+}
+
+output "boundary" {
+  value = one(flinkagents_cleanup_boundary.orders[*].committed_boundary)
+}
+
+output "deleted_ranges" {
+  value = one(flinkagents_cleanup_boundary.orders[*].delete_ranges)
+}
+
+output "records_deleted" {
+  value = one(flinkagents_cleanup_boundary.orders[*].records_to_delete)
+}
