@@ -1,0 +1,22 @@
+# Plan from the oldest checkpoint or savepoint the job may still restore
+# from: everything below its recovery markers can go.
+data "flinkagents_cleanup_plan" "oldest_kept" {
+  checkpoint_path = "s3://flink-checkpoints/orders/savepoint-3f9a1c-5f6e7d8c9b0a"
+}
+
+# terraform plan shows records_to_delete and delete_ranges, and refuses a
+# plan that would move the boundary backward. terraform apply records the
+# plan as COMMITTED, deletes, verifies, and records APPLIED.
+resource "flinkagents_cleanup_boundary" "orders" {
+  control_topic      = flinkagents_cleanup_control_topic.orders.name
+  action_state_topic = flinkagents_action_state_topic.orders.name
+  plan_json          = data.flinkagents_cleanup_plan.oldest_kept.plan_json
+
+  timeouts {
+    create = "15m"
+    update = "15m"
+  }
+}
+
+# A plan file written by the Java tool works the same way:
+#   plan_json = file("${path.module}/cleanup-plan.json")
