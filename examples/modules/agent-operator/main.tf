@@ -1,0 +1,49 @@
+# One Flink Agents operator's Kafka action state: its action-state topic, its
+# cleanup control topic, optionally a cleanup boundary, and the job-side
+# configuration that points the operator at them.
+
+terraform {
+  required_version = ">= 1.5"
+  required_providers {
+    flinkagents = {
+      source = "actionstate/flinkagents"
+    }
+  }
+}
+
+locals {
+  action_state_topic = "${var.prefix}-${var.operator}-action-state"
+  control_topic      = "${var.prefix}-${var.operator}-cleanup-control"
+}
+
+resource "flinkagents_action_state_topic" "this" {
+  name                = local.action_state_topic
+  partitions          = var.partitions
+  replication_factor  = var.replication_factor
+  config              = var.topic_config
+  deletion_protection = var.deletion_protection
+}
+
+resource "flinkagents_cleanup_control_topic" "this" {
+  name                = local.control_topic
+  action_state_topic  = flinkagents_action_state_topic.this.name
+  replication_factor  = var.replication_factor
+  deletion_protection = var.deletion_protection
+}
+
+resource "flinkagents_cleanup_boundary" "this" {
+  count              = var.plan_json == null ? 0 : 1
+  control_topic      = flinkagents_cleanup_control_topic.this.name
+  action_state_topic = flinkagents_action_state_topic.this.name
+  plan_json          = var.plan_json
+}
+
+# Rendered from the names alone, so the configuration is known at plan time,
+# before the topics exist.
+data "flinkagents_agent_config" "this" {
+  action_state_topic = local.action_state_topic
+  control_topic      = local.control_topic
+  partitions         = var.partitions
+  replication_factor = var.replication_factor
+  bootstrap_servers  = var.bootstrap_servers
+}

@@ -1,0 +1,152 @@
+// Package agentoperator_test applies the agent-operator module with the real
+// Terraform CLI against an in-process broker (or KAFKA_BOOTSTRAP_SERVERS)
+// and checks what it created through Kafka directly.
+package agentoperator_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+)
+
+var operators = []string{"orders", "payments", "refunds"}
+
+const partitions = 3
+
+// TestAccAgentOperatorModule rolls out three operators with for_each, checks
+// their topics out of band, then gives one of them a cleanup boundary
+// through the module's plan_json and checks only its records were deleted.
+//
+// It drives the CLI through acctest.Workdir rather than
+// terraform-plugin-testing, whose state shim refuses module instances.
+func TestAccAgentOperatorModule(t *testing.T) {
+	e := acctest.New(t)
+	moduleDir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefix := e.Name("rollout")
+	topic := func(op, kind string) string { return fmt.Sprintf("%s-%s-%s", prefix, op, kind) }
+	w := e.Workdir()
+	planFile := filepath.Join(w.Dir, "payments-plan.json")
+	config := func(plan string) string {
+		return fmt.Sprintf(`
+terraform {
+  required_providers {
+    flinkagents = {
+      source = "actionstate/flinkagents"
+    }
+  }
+}
+%s
+module "operator" {
+  source   = %q
+  for_each = toset(["orders", "payments", "refunds"])
+
+  prefix              = %q
+  operator            = each.key
+  partitions          = %d
+  deletion_protection = false
+  plan_json           = each.key == "payments" ? %s : null
+}
+
+output "yaml" {
+  value = { for name, op in module.operator : name => op.agent_config_yaml }
+}
+
+output "boundary_status" {
+  value = coalesce(module.operator["payments"].boundary_status, "none")
+}
+
+`, e.Provider(), moduleDir, prefix, partitions, plan)
+	}
+
+	w.Write("main.tf", config("null"))
+	w.Terraform("init")
+	t.Cleanup(func() { w.Terraform("destroy", "-auto-approve") })
+	w.Terraform("apply", "-auto-approve")
+	checkTopics(t, e, topic)
+	var yaml map[string]string
+	w.Output("yaml", &yaml)
+	for _, op := range operators {
+		want := regexp.MustCompile(`(?m)^  kafkaActionStateTopic: "` + regexp.QuoteMeta(topic(op, "action-state")) + `"$` +
+			`[\s\S]*^  kafkaActionStateTombstoneEnabled: false$` +
+			`[\s\S]*^  kafkaActionStateCleanupControlTopic: "` + regexp.QuoteMeta(topic(op, "cleanup-control")) + `"$`)
+		if !want.MatchString(yaml[op]) {
+			t.Errorf("%s's agent configuration:\n%s\ndoes not match %s", op, yaml[op], want)
+		}
+	}
+	var status string
+	if w.Output("boundary_status", &status); status != "none" {
+		t.Errorf("boundary status %q without a plan, want none", status)
+	}
+
+	// Records the job wrote, and a plan keeping the last two per partition.
+	data := topic("payments", "action-state")
+	e.Produce(data, partitions, 5)
+	id, err := e.Admin.DescribeTopic(context.Background(), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cleanupplan.New("file:/checkpoints/payments/chk-7", data, id.ID.String(), cleanupplan.Offsets{0: 3, 1: 3, 2: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write("payments-plan.json", string(p.File()))
+	w.Write("main.tf", config(fmt.Sprintf("file(%q)", planFile)))
+	w.Terraform("apply", "-auto-approve")
+
+	if w.Output("boundary_status", &status); status != "APPLIED" {
+		t.Errorf("boundary status %q, want APPLIED", status)
+	}
+	for p, off := range e.StartOffsets(data) {
+		if off != 3 {
+			t.Errorf("%s partition %d starts at %d after the boundary, want 3", data, p, off)
+		}
+	}
+	for _, op := range []string{"orders", "refunds"} {
+		for p, off := range e.StartOffsets(topic(op, "action-state")) {
+			if off != 0 {
+				t.Errorf("another operator's topic was cleaned: %s partition %d starts at %d", op, p, off)
+			}
+		}
+	}
+	// A second plan after the apply changes nothing: refresh of six topics
+	// and a boundary agrees with what was applied.
+	if out := w.Terraform("plan", "-detailed-exitcode"); !regexp.MustCompile(`No changes`).Match(out) {
+		t.Errorf("plan after apply is not empty:\n%s", out)
+	}
+}
+
+// checkTopics asserts, through Kafka, each operator's two topics with the
+// shapes and settings the runtime and the cleanup protocol require.
+func checkTopics(t *testing.T, e *acctest.Env, topic func(op, kind string) string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, op := range operators {
+		for _, want := range []struct {
+			kind       string
+			partitions int
+			policy     string
+		}{{"action-state", partitions, "compact,delete"}, {"cleanup-control", 1, "compact"}} {
+			name := topic(op, want.kind)
+			d, err := e.Admin.DescribeTopic(ctx, name)
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			if len(d.Partitions) != want.partitions {
+				t.Errorf("%s has %d partitions, want %d", name, len(d.Partitions), want.partitions)
+			}
+			if got := e.TopicConfig(name, "cleanup.policy"); got != want.policy {
+				t.Errorf("%s has cleanup.policy=%q, want %q", name, got, want.policy)
+			}
+		}
+	}
+}
