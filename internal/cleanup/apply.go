@@ -106,25 +106,13 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	case recorded:
 		res.Resumed = true
 	default:
-		// Step 6: validate against the boundary and the live offsets, then
-		// commit. The COMMITTED record is the point of no return.
+		// Fail fast on a backward move; commit re-checks inside its
+		// transaction.
 		if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
 			return res, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
 		}
-		a.step("check offsets are available", nil)
-		if err := a.checkOffsetsAvailable(ctx); err != nil {
+		if err := a.commit(ctx); err != nil {
 			return res, err
-		}
-		if err := a.checkSettings(ctx); err != nil {
-			return res, err
-		}
-		if err := a.checkPermissions(ctx); err != nil {
-			return res, err
-		}
-		a.step("append COMMITTED", nil)
-		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
-		if _, err := a.k.AppendControl(ctx, a.req.ControlTopic, key, value); err != nil {
-			return res, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
 		}
 	}
 
@@ -168,17 +156,110 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	}
 
 	// Step 8: every plan still COMMITTED is now physically applied.
+	if err := a.markApplied(ctx, res.Target); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// commit is step 6 in a transaction. Registering as the control topic's
+// transactional producer fences any concurrent applier first; the history
+// is then re-read and everything re-validated, so no other applier's plan
+// can land between this validation and this append. The COMMITTED record,
+// once the transaction commits, is the point of no return.
+func (a *applier) commit(ctx context.Context) error {
+	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
+	if err != nil {
+		return fmt.Errorf("starting a transaction on control topic %q for plan %s (nothing was written or deleted; re-run apply): %w", a.req.ControlTopic, a.id, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			txn.Abort(ctx)
+		}
+	}()
+	log, err := a.readHistory(ctx)
+	if err != nil {
+		return err
+	}
+	if _, ok := log.Lookup(a.id); ok {
+		// Another applier recorded this very plan meanwhile: resume it.
+		return nil
+	}
+	if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
+		return fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
+	}
+	a.step("check offsets are available", nil)
+	if err := a.checkOffsetsAvailable(ctx); err != nil {
+		return err
+	}
+	if err := a.checkSettings(ctx); err != nil {
+		return err
+	}
+	if err := a.checkPermissions(ctx); err != nil {
+		return err
+	}
+	a.step("append COMMITTED", nil)
+	key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
+	if err := txn.Append(ctx, key, value); err != nil {
+		return fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
+	}
+	done = true
+	if err := txn.Commit(ctx); err != nil {
+		return fmt.Errorf("committing plan %s as COMMITTED in %q (if the commit landed, the next apply resumes it; nothing was deleted): %w", a.id, a.req.ControlTopic, err)
+	}
+	return nil
+}
+
+// markApplied records APPLIED, in one transaction, for every plan still
+// COMMITTED whose offsets the deletion up to target covered. A plan another
+// applier committed after this one's deletion stays COMMITTED for its own
+// apply to finish.
+func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) error {
+	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
+	if err != nil {
+		return fmt.Errorf("starting a transaction on control topic %q to record APPLIED (records are deleted; re-run apply to record it): %w", a.req.ControlTopic, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			txn.Abort(ctx)
+		}
+	}()
+	log, err := a.readHistory(ctx)
+	if err != nil {
+		return err
+	}
+	appended := 0
 	for _, op := range log.Operations() {
-		if op.Status != cleanupplan.StatusCommitted {
+		if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {
 			continue
 		}
 		a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
 		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
-		if _, err := a.k.AppendControl(ctx, a.req.ControlTopic, key, value); err != nil {
-			return res, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+		if err := txn.Append(ctx, key, value); err != nil {
+			return fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+		}
+		appended++
+	}
+	if appended == 0 {
+		return nil
+	}
+	done = true
+	if err := txn.Commit(ctx); err != nil {
+		return fmt.Errorf("committing APPLIED in %q (records are deleted; re-run apply to record it): %w", a.req.ControlTopic, err)
+	}
+	return nil
+}
+
+// covers reports whether every offset of o is at or below target.
+func covers(target, o cleanupplan.Offsets) bool {
+	for p, off := range o {
+		if off > target[p] {
+			return false
 		}
 	}
-	return res, nil
+	return true
 }
 
 func (a *applier) checkPermissions(ctx context.Context) error {

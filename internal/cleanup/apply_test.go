@@ -3,9 +3,11 @@ package cleanup
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 func TestApplyCommitsDeletesAndRecordsApplied(t *testing.T) {
@@ -29,8 +31,16 @@ func TestApplyCommitsDeletesAndRecordsApplied(t *testing.T) {
 	if len(ops) != 1 || ops[0].Status != cleanupplan.StatusApplied || !ops[0].Plan.Equal(plan) {
 		t.Fatalf("history = %+v", ops)
 	}
-	if e.controlEnd() != 2 {
-		t.Fatalf("control topic holds %d records, want COMMITTED and APPLIED", e.controlEnd())
+	var records []string
+	if _, err := e.kafka.ReadControlLog(context.Background(), controlTopic, func(r kafkaops.ControlRecord) error {
+		rec, err := cleanupplan.DecodeRecord(r.Key, r.Value)
+		records = append(records, string(rec.Status))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(records, ",") != "COMMITTED,APPLIED" {
+		t.Fatalf("control topic holds %v, want COMMITTED then APPLIED", records)
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 )
 
 // protocolKeys are the Kafka requests an apply sends.
-var protocolKeys = []kmsg.Key{kmsg.Metadata, kmsg.DescribeConfigs, kmsg.ListOffsets, kmsg.Fetch, kmsg.InitProducerID, kmsg.Produce, kmsg.DeleteRecords}
+var protocolKeys = []kmsg.Key{kmsg.Metadata, kmsg.DescribeConfigs, kmsg.ListOffsets, kmsg.Fetch, kmsg.FindCoordinator, kmsg.InitProducerID,
+	kmsg.AddPartitionsToTxn, kmsg.Produce, kmsg.EndTxn, kmsg.DeleteRecords}
 
 // faultKind is how one request fails.
 type faultKind struct {
@@ -27,7 +28,7 @@ type faultKind struct {
 
 var faultKinds = []faultKind{
 	{name: "error", inject: func(c *kfake.Cluster, key kmsg.Key, nth int64) (func(), func() bool) {
-		h := c.Fault(kfake.Fault{Keys: []kmsg.Key{key}, Err: kerr.UnknownServerError, TopLevel: key == kmsg.InitProducerID, When: nthRequest(nth)})
+		h := c.Fault(kfake.Fault{Keys: []kmsg.Key{key}, Err: kerr.UnknownServerError, TopLevel: key == kmsg.InitProducerID || key == kmsg.EndTxn || key == kmsg.FindCoordinator, When: nthRequest(nth)})
 		return h.Remove, func() bool { return h.Hits() > 0 }
 	}},
 	{name: "disconnect", inject: func(c *kfake.Cluster, key kmsg.Key, nth int64) (func(), func() bool) {

@@ -173,6 +173,46 @@ func (s *invariantSpy) AppendControl(ctx context.Context, topic string, key, val
 	return off, err
 }
 
+// BeginControlTxn wraps the transaction so that its appends count as
+// durable only once the commit is acknowledged.
+func (s *invariantSpy) BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error) {
+	txn, err := s.Kafka.BeginControlTxn(ctx, topic)
+	if err != nil {
+		return nil, err
+	}
+	return &spyTxn{ControlTxn: txn, spy: s}, nil
+}
+
+type spyTxn struct {
+	kafkaops.ControlTxn
+	spy     *invariantSpy
+	pending []cleanupplan.Offsets
+}
+
+func (t *spyTxn) Append(ctx context.Context, key, value []byte) error {
+	if err := t.ControlTxn.Append(ctx, key, value); err != nil {
+		return err
+	}
+	rec, err := cleanupplan.DecodeRecord(key, value)
+	if err != nil {
+		t.spy.t.Errorf("coordinator appended an undecodable record: %v", err)
+	}
+	t.pending = append(t.pending, rec.Plan.Offsets)
+	return nil
+}
+
+func (t *spyTxn) Commit(ctx context.Context) error {
+	if err := t.ControlTxn.Commit(ctx); err != nil {
+		return err
+	}
+	t.spy.mu.Lock()
+	defer t.spy.mu.Unlock()
+	for _, o := range t.pending {
+		t.spy.raise(o)
+	}
+	return nil
+}
+
 func (s *invariantSpy) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
 	s.mu.Lock()
 	s.deletes++

@@ -20,6 +20,7 @@ type Kafka interface {
 	DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error)
 	ReadControlLog(ctx context.Context, topic string, fn func(kafkaops.ControlRecord) error) (int64, error)
 	AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error)
+	BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error)
 }
 
 var _ Kafka = (*kafkaops.Client)(nil)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // cleanupRefusals maps each protocol refusal to its summary and advice. The
@@ -54,6 +55,9 @@ var cleanupRefusals = []struct {
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
 		"Nothing was written or deleted. Grant the ACLs named above to the principal Terraform uses (DeleteRecords needs DELETE on the action-state topic; " +
 			"the control topic needs READ and WRITE), then plan again."},
+	{kafkaops.ErrFenced, "Another Apply Of This Control Topic Is Running",
+		"Another Terraform run (or workspace) started applying a boundary to the same control topic after this one, so Kafka fenced this one's transaction; " +
+			"its records are aborted and nothing below a new boundary was deleted by it. Wait for the other run, then plan again: the plan will show the boundary it recorded."},
 	{cleanup.ErrDeleteNotEffective, "Records Below The Boundary Remain",
 		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion."},
 }

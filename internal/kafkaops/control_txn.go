@@ -1,0 +1,131 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+)
+
+// ErrFenced: another applier with the same transactional ID (the same
+// control topic) started after this one; this one's appends are aborted.
+var ErrFenced = errors.New("fenced by a newer applier of the same control topic")
+
+// TransactionalID is the transactional.id every applier of one control
+// topic shares. Sharing it is the point: Kafka lets only the newest
+// producer with an ID commit, so two applies of one control topic (two
+// workspaces, two CI jobs) are serialized and the older is fenced.
+func TransactionalID(controlTopic string) string {
+	return "flinkagents-cleanup-" + controlTopic
+}
+
+// ControlTxn is one transaction on a control topic. Its records become
+// visible to read_committed readers (the runtime, ReadControlLog) only
+// when Commit returns; an aborted or fenced transaction leaves nothing a
+// reader sees. It is an interface so tests can watch what becomes durable.
+type ControlTxn interface {
+	// Append adds one record to partition 0 inside the transaction.
+	Append(ctx context.Context, key, value []byte) error
+	// Commit commits and waits until read_committed readers see the records.
+	Commit(ctx context.Context) error
+	// Abort ends the transaction without committing; safe after a failed
+	// Append or Commit.
+	Abort(ctx context.Context)
+}
+
+type controlTxn struct {
+	c     *Client
+	cl    *kgo.Client
+	topic string
+	last  int64 // offset of the last appended record, -1 when none
+}
+
+// BeginControlTxn starts a transaction, first registering with the
+// transaction coordinator: that registration fences any earlier applier of
+// the same control topic (aborting its open transaction), so everything
+// the caller reads after this call and validates against can only change
+// through this transaction, until a newer applier fences this one.
+func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	opts := append(slices.Clone(c.opts),
+		kgo.TransactionalID(TransactionalID(topic)),
+		// A transaction spans one validate-and-append: a minute is ample,
+		// and an applier that dies mid-way blocks readers' end offset only
+		// that long before the coordinator aborts it.
+		kgo.TransactionTimeout(time.Minute),
+		kgo.RequiredAcks(kgo.AllISRAcks()),
+		kgo.ProduceRequestTimeout(c.cfg.Timeout),
+		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+	)
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, opErr("begin control transaction", topic, err)
+	}
+	if _, _, err := cl.ProducerID(ctx); err != nil {
+		cl.Close()
+		return nil, opErr("begin control transaction", topic, fencedOr(err))
+	}
+	if err := cl.BeginTransaction(); err != nil {
+		cl.Close()
+		return nil, opErr("begin control transaction", topic, err)
+	}
+	return &controlTxn{c: c, cl: cl, topic: topic, last: -1}, nil
+}
+
+func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
+	defer cancel()
+	rec := &kgo.Record{Topic: t.topic, Partition: controlPartition, Key: key, Value: value}
+	if err := t.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
+		return opErr("append control record", t.topic, fencedOr(err))
+	}
+	t.last = rec.Offset
+	return nil
+}
+
+// Commit waits for the partition's last stable offset to pass the records
+// because the coordinator writes commit markers after answering, and the
+// protocol re-reads the control log right after committing.
+func (t *controlTxn) Commit(ctx context.Context) error {
+	defer t.cl.Close()
+	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
+	defer cancel()
+	if err := t.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		return opErr("commit control transaction", t.topic, fencedOr(err))
+	}
+	if t.last < 0 {
+		return nil
+	}
+	for stalls := 0; ; {
+		end, err := t.c.committedEnd(ctx, t.topic, controlPartition)
+		if err != nil {
+			return err
+		}
+		if end > t.last {
+			return nil
+		}
+		if err := pause(ctx, &stalls); err != nil {
+			return opErr("commit control transaction", t.topic,
+				fmt.Errorf("committed, but readers still do not see offset %d (last stable offset %d)", t.last, end))
+		}
+	}
+}
+
+func (t *controlTxn) Abort(ctx context.Context) {
+	defer t.cl.Close()
+	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
+	defer cancel()
+	_ = t.cl.EndTransaction(ctx, kgo.TryAbort)
+}
+
+func fencedOr(err error) error {
+	if errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch) {
+		return errors.Join(ErrFenced, err)
+	}
+	return err
+}
