@@ -8,6 +8,10 @@
 // "recoveryMarker" with the Kryo dialect the writing Flink used (Kryo 2.24
 // for metadata version <= 4, Kryo 5 otherwise).
 //
+// WriteSavepoint is the other direction, for tests and demos: it writes a
+// canonical savepoint that Flink's State Processor API reads
+// (scripts/check-writer-with-flink.sh runs real Flink 1.20 and 2.0 on it).
+//
 // The byte-level format is described in shared/spec/flink-checkpoint-format.md.
 // File access goes through Storage so that remote object stores can be added
 // without touching the parser. The package imports nothing from Terraform.

@@ -37,7 +37,8 @@ type SavepointSpec struct {
 // operator with a UNION "recoveryMarker" state, for tests and demos.
 //
 // Flink's State Processor API reads it (scripts/check-writer-with-flink.sh
-// proves this against Flink 1.20 for version 4 and Flink 2.0 for version 5):
+// proves this against Flink 1.20 for version 4 and Flink 2.0 for version 5;
+// Flink 2.3 read version 5 too when checked by hand):
 // the operator-state stream carries the state's meta info with the
 // KryoSerializerSnapshot Flink writes for TypeInformation.of(Object.class),
 // the markers are the bytes Flink's Kryo writes, and _metadata ends with the

@@ -35,7 +35,7 @@ func TestWriterRoundTrip(t *testing.T) {
 			markers := sampleMarkers(3)
 			markers[1] = append(markers[1], Marker{Legacy: true, Offsets: map[int32]int64{0: 7}})
 			spec := SavepointSpec{MetadataVersion: version, CheckpointID: 42, OperatorUID: "agent-op",
-				OperatorName: "action-execute-operator", Markers: markers, StateFiles: files}
+				OperatorName: "action-execute-operator", Markers: markers, StateFiles: files, SnapshotCompression: files}
 			if err := WriteSavepoint(dir, spec); err != nil {
 				t.Fatal(err)
 			}
