@@ -3,6 +3,7 @@ package interop_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kfake"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -132,7 +134,8 @@ func kafkaEnv(t *testing.T) (*kafkaops.Client, string, string, cleanupplan.Plan)
 		t.Cleanup(c.Close)
 		brokers = strings.Join(c.ListenAddrs(), ",")
 	}
-	k, err := kafkaops.New(kafkaops.Config{Brokers: strings.Split(brokers, ","), Timeout: 20 * time.Second})
+	// The listener's TLS and SASL settings, as the acceptance suite reads them.
+	k, err := kafkaops.New(acctest.AdminConfig(t, strings.Split(brokers, ",")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +150,9 @@ func kafkaEnv(t *testing.T) (*kafkaops.Client, string, string, cleanupplan.Plan)
 	if _, err := k.CreateTopic(ctx, control, 1, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
 		t.Fatal(err)
 	}
+	// A real broker answers CreateTopics once the controller committed the
+	// topic; its own metadata can lag behind for a moment.
+	waitForTopics(t, k, data, control)
 	p, err := cleanupplan.New("file:/checkpoints/interop/chk-1", data, id.String(), cleanupplan.Offsets{0: 0, 1: 0, 2: 0})
 	if err != nil {
 		t.Fatal(err)
@@ -155,12 +161,40 @@ func kafkaEnv(t *testing.T) (*kafkaops.Client, string, string, cleanupplan.Plan)
 	return k, brokers, control, p
 }
 
+func waitForTopics(t *testing.T, k *kafkaops.Client, names ...string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for _, name := range names {
+		for {
+			_, err := k.DescribeTopic(context.Background(), name)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, kafkaops.ErrTopicNotFound) || time.Now().After(deadline) {
+				t.Fatalf("topic %s created but not visible: %v", name, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// javaKafka runs a Kafka command of the interop CLI on the listener the
+// suite targets: FLINKAGENTS_ACC_JAVA_SECURITY_FILE holds the Java client
+// properties (SASL/SSL) for the secured ones.
+func javaKafka(t *testing.T, args ...string) []byte {
+	t.Helper()
+	if f := os.Getenv("FLINKAGENTS_ACC_JAVA_SECURITY_FILE"); f != "" {
+		args = append(args, "--security-file", f)
+	}
+	return java(t, args...)
+}
+
 func TestJavaClientReadsOurControlRecords(t *testing.T) {
 	k, brokers, control, p := kafkaEnv(t)
 	if _, err := cleanup.Apply(context.Background(), k, cleanup.Request{Plan: p, ControlTopic: control}); err != nil {
 		t.Fatal(err)
 	}
-	got := string(java(t, "read-control", "--bootstrap", brokers, "--topic", control))
+	got := string(javaKafka(t, "read-control", "--bootstrap", brokers, "--topic", control))
 	want := p.ID() + " APPLIED\nboundary 0=0,1=0,2=0\n"
 	if got != want {
 		t.Fatalf("Java reads\n%s\nwant\n%s", got, want)
@@ -173,7 +207,7 @@ func TestWeResumeACommittedRecordWrittenByJava(t *testing.T) {
 	if err := os.WriteFile(file, p.File(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	java(t, "write-committed", "--bootstrap", brokers, "--topic", control, "--plan", file)
+	javaKafka(t, "write-committed", "--bootstrap", brokers, "--topic", control, "--plan", file)
 	res, err := cleanup.Apply(context.Background(), k, cleanup.Request{Plan: p, ControlTopic: control})
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +215,7 @@ func TestWeResumeACommittedRecordWrittenByJava(t *testing.T) {
 	if !res.Resumed {
 		t.Fatalf("expected to resume the Java tool's COMMITTED record: %+v", res)
 	}
-	if got := string(java(t, "read-control", "--bootstrap", brokers, "--topic", control)); !strings.HasPrefix(got, p.ID()+" APPLIED\n") {
+	if got := string(javaKafka(t, "read-control", "--bootstrap", brokers, "--topic", control)); !strings.HasPrefix(got, p.ID()+" APPLIED\n") {
 		t.Fatalf("after resume Java reads %s", got)
 	}
 }

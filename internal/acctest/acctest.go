@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -59,7 +58,7 @@ func New(t *testing.T) *Env {
 		e.Cluster = c
 		e.Brokers = c.ListenAddrs()
 	}
-	admin, err := kafkaops.New(kafkaops.Config{Brokers: e.Brokers, Timeout: 20 * time.Second, TLS: adminTLS(t), SASL: adminSASL(t)})
+	admin, err := kafkaops.New(AdminConfig(t, e.Brokers))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +119,7 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 // and returns them by partition.
 func (e *Env) Produce(topic string, partitions int32, n int) {
 	e.t.Helper()
-	opts := []kgo.Opt{kgo.SeedBrokers(e.Brokers...), kgo.RecordPartitioner(kgo.ManualPartitioner())}
-	if tc := adminTLS(e.t); tc != nil {
-		opts = append(opts, kgo.DialTLSConfig(tc))
-	}
-	if m := adminSASL(e.t); m != nil {
-		opts = append(opts, kgo.SASL(m))
-	}
-	cl, err := kgo.NewClient(opts...)
+	cl, err := kgo.NewClient(append(e.ClientOpts(), kgo.RecordPartitioner(kgo.ManualPartitioner()))...)
 	if err != nil {
 		e.t.Fatal(err)
 	}

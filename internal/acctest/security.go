@@ -5,10 +5,14 @@ import (
 	"crypto/x509"
 	"os"
 	"testing"
+	"time"
 
+	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 	"github.com/twmb/franz-go/pkg/sasl/scram"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // adminTLS mirrors, for the out-of-band client, the listener the suite
@@ -53,4 +57,26 @@ func adminSASL(t *testing.T) sasl.Mechanism {
 		t.Fatalf("FLINKAGENTS_ACC_SASL_MECHANISM=%q is not supported by the test harness", m)
 		return nil
 	}
+}
+
+// AdminConfig is the out-of-band kafkaops client configuration for brokers on
+// the listener the suite targets (TLS and SASL from FLINKAGENTS_ACC_*), for
+// tests that build their own client, such as the interop tests.
+func AdminConfig(t *testing.T, brokers []string) kafkaops.Config {
+	t.Helper()
+	return kafkaops.Config{Brokers: brokers, Timeout: 20 * time.Second, TLS: adminTLS(t), SASL: adminSASL(t)}
+}
+
+// ClientOpts are franz-go options reaching the test's broker through the
+// listener the suite targets, for records produced or consumed out of band.
+func (e *Env) ClientOpts() []kgo.Opt {
+	e.t.Helper()
+	opts := []kgo.Opt{kgo.SeedBrokers(e.Brokers...)}
+	if tc := adminTLS(e.t); tc != nil {
+		opts = append(opts, kgo.DialTLSConfig(tc))
+	}
+	if m := adminSASL(e.t); m != nil {
+		opts = append(opts, kgo.SASL(m))
+	}
+	return opts
 }

@@ -66,7 +66,7 @@ func (b *boundaryEnv) readAbove(boundary map[int32]int64, perPartition int) erro
 	for p := range b.parts {
 		parts[b.data][p] = kgo.NewOffset().AtStart()
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Brokers...), kgo.ConsumePartitions(parts))
+	cl, err := kgo.NewClient(append(b.ClientOpts(), kgo.ConsumePartitions(parts))...)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The acceptance suite against real Apache Kafka (KRaft, scripts/kafka),
+# once per listener kind, then the security tests on the same broker and the
+# failure tests on a three-node cluster. `make testacc-kafka` runs it (after
+# `make interop-jar`); CI runs that after `make test`.
+#
+# Passes (each a separate `go test` run; all run even when one fails):
+#   plaintext  acceptance + interop on the PLAINTEXT listener
+#   scram-512  the same on SASL_SSL, SCRAM-SHA-512, tls { ca_pem }
+#   mtls       the same on SSL with a client certificate
+#   security   internal/realkafka (-tags realkafka): TLS, SASL, ACLs, secrets
+#   cluster    internal/realkafka TestCluster*: leader kills during an apply
+#
+# Knobs: TESTACC_KAFKA_PASSES (space-separated subset of the names above,
+# default all), TESTACC_KAFKA_WORKDIR (kept when set; default a temp dir
+# removed on success), GOTEST (default `go test`), GOFLAGS as usual.
+# Brokers are always stopped on exit, whatever happens.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+"$root/scripts/require-tools.sh" go terraform java mvn openssl keytool
+
+passes=${TESTACC_KAFKA_PASSES:-"plaintext scram-512 mtls security cluster"}
+gotest=${GOTEST:-go test}
+jar="$root/interop/java/target/flinkagents-interop.jar"
+[[ -f $jar ]] || { echo "testacc-kafka: $jar missing: run 'make interop-jar' (make testacc-kafka does)" >&2; exit 1; }
+
+if [[ -n ${TESTACC_KAFKA_WORKDIR:-} ]]; then
+  work=$TESTACC_KAFKA_WORKDIR keep=1
+  mkdir -p "$work"
+else
+  work=$(mktemp -d "${TMPDIR:-/tmp}/testacc-kafka.XXXXXX") keep=0
+fi
+single=$work/single cluster=$work/cluster
+
+status=0
+declare -a summary=()
+started_single=0 started_cluster=0
+cleanup() {
+  local rc=$?
+  ((started_single)) && scripts/kafka/stop.sh "$single" >/dev/null 2>&1 || true
+  ((started_cluster)) && scripts/kafka/stop.sh "$cluster" >/dev/null 2>&1 || true
+  if ((rc == 0 && status == 0 && keep == 0)); then
+    rm -rf "$work"
+  else
+    echo "testacc-kafka: broker logs and test output kept in $work" >&2
+  fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+wants() { [[ " $passes " == *" $1 "* ]]; }
+
+# run NAME CMD...: runs one pass with its own log, records result and time.
+run() {
+  local name=$1; shift
+  local t0=$SECONDS rc=0
+  echo "=== testacc-kafka: pass $name"
+  "$@" 2>&1 | tee "$work/$name.log" || rc=$?
+  local took=$((SECONDS - t0))
+  if ((rc == 0)); then
+    summary+=("$(printf '%-10s PASS  %4ds' "$name" "$took")")
+  else
+    summary+=("$(printf '%-10s FAIL  %4ds  (log: %s)' "$name" "$took" "$work/$name.log")")
+    status=1
+  fi
+}
+
+# acceptance: the provider's suite with env already set for one listener.
+acceptance() {
+  TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m \
+    ./internal/resources/... ./internal/datasources/... ./interop/...
+}
+
+# with_listener KIND CMD...: runs CMD with the env of one listener of the
+# single broker (from env.sh, sourced into this subshell only).
+with_listener() (
+  local kind=$1; shift
+  # shellcheck source=/dev/null
+  source "$single/env.sh"
+  unset FLINKAGENTS_ACC_PROVIDER_HCL FLINKAGENTS_ACC_CA_PEM FLINKAGENTS_ACC_CERT_PEM FLINKAGENTS_ACC_KEY_PEM \
+    FLINKAGENTS_ACC_SASL_MECHANISM FLINKAGENTS_ACC_SASL_USER FLINKAGENTS_ACC_SASL_PASSWORD FLINKAGENTS_ACC_JAVA_SECURITY_FILE
+  case $kind in
+    plaintext) ;;
+    scram-512)
+      export KAFKA_BOOTSTRAP_SERVERS=$KAFKA_BOOTSTRAP_SASL_SSL
+      export FLINKAGENTS_ACC_PROVIDER_HCL="  tls {
+    ca_pem = \"$KAFKA_CA_PEM\"
+  }
+  sasl {
+    mechanism = \"SCRAM-SHA-512\"
+    username  = \"$KAFKA_SCRAM_USER\"
+    password  = \"$KAFKA_SCRAM_PASSWORD\"
+  }"
+      export FLINKAGENTS_ACC_CA_PEM=$KAFKA_CA_PEM FLINKAGENTS_ACC_SASL_MECHANISM=SCRAM-SHA-512 \
+        FLINKAGENTS_ACC_SASL_USER=$KAFKA_SCRAM_USER FLINKAGENTS_ACC_SASL_PASSWORD=$KAFKA_SCRAM_PASSWORD \
+        FLINKAGENTS_ACC_JAVA_SECURITY_FILE=$KAFKA_CLIENT_CONFIG_DIR/sasl-scram-512.properties
+      ;;
+    mtls)
+      export KAFKA_BOOTSTRAP_SERVERS=$KAFKA_BOOTSTRAP_SSL
+      export FLINKAGENTS_ACC_PROVIDER_HCL="  tls {
+    ca_pem   = \"$KAFKA_CA_PEM\"
+    cert_pem = \"$KAFKA_CLIENT_CERT_PEM\"
+    key_pem  = \"$KAFKA_CLIENT_KEY_PEM\"
+  }"
+      export FLINKAGENTS_ACC_CA_PEM=$KAFKA_CA_PEM FLINKAGENTS_ACC_CERT_PEM=$KAFKA_CLIENT_CERT_PEM \
+        FLINKAGENTS_ACC_KEY_PEM=$KAFKA_CLIENT_KEY_PEM \
+        FLINKAGENTS_ACC_JAVA_SECURITY_FILE=$KAFKA_CLIENT_CONFIG_DIR/ssl.properties
+      ;;
+    *) echo "unknown listener $kind" >&2; return 2 ;;
+  esac
+  "$@"
+)
+
+# realkafka RUN-REGEX ENV-FILE: the tagged suite against one layout.
+realkafka() {
+  KAFKA_ENV_FILE=$2 KAFKA_SCRIPTS_DIR="$root/scripts/kafka" TF_ACC=1 \
+    $gotest -tags realkafka -count=1 -timeout 20m -v -run "$1" ./internal/realkafka/...
+}
+
+total0=$SECONDS
+if wants plaintext || wants scram-512 || wants mtls || wants security; then
+  t0=$SECONDS
+  started_single=1
+  scripts/kafka/start-single.sh "$single" >"$work/start-single.log" 2>&1 ||
+    { cat "$work/start-single.log" >&2; echo "testacc-kafka: single broker did not start" >&2; exit 1; }
+  summary+=("$(printf '%-10s up    %4ds' "broker" "$((SECONDS - t0))")")
+  for kind in plaintext scram-512 mtls; do
+    wants "$kind" && run "$kind" with_listener "$kind" acceptance
+  done
+  wants security && run security realkafka 'TestSecurity' "$single/env.sh"
+  scripts/kafka/stop.sh "$single" >/dev/null 2>&1 || true
+  started_single=0
+fi
+
+if wants cluster; then
+  t0=$SECONDS
+  started_cluster=1
+  scripts/kafka/start-cluster.sh "$cluster" >"$work/start-cluster.log" 2>&1 ||
+    { cat "$work/start-cluster.log" >&2; echo "testacc-kafka: cluster did not start" >&2; exit 1; }
+  summary+=("$(printf '%-10s up    %4ds' "cluster" "$((SECONDS - t0))")")
+  run cluster realkafka 'TestCluster' "$cluster/env.sh"
+  scripts/kafka/stop.sh "$cluster" >/dev/null 2>&1 || true
+  started_cluster=0
+fi
+
+# shellcheck source=/dev/null
+version=$(sed -n 's/^export KAFKA_VERSION=//p' "$single/env.sh" "$cluster/env.sh" 2>/dev/null | head -1)
+echo
+echo "=== testacc-kafka summary (Apache Kafka ${version:-?}, $(nproc) cores)"
+printf '  %s\n' "${summary[@]}"
+printf '  %-10s %s  %4ds\n' total "$( ((status == 0)) && echo PASS || echo FAIL)" "$((SECONDS - total0))"
+exit "$status"
