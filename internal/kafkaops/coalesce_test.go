@@ -222,3 +222,25 @@ func TestCoalescedDescribeIsNeverStale(t *testing.T) {
 		t.Fatalf("topic ID %s unchanged after the topic was recreated: a stale identity", after.ID)
 	}
 }
+
+// TestCreateTopicWaitsUntilVisible: Apache Kafka answers CreateTopics before
+// every broker's metadata cache shows the topic; CreateTopic returns only
+// once a fresh Metadata request does, so the read that follows a create
+// never reports the new topic missing.
+func TestCreateTopicWaitsUntilVisible(t *testing.T) {
+	c := newCluster(t, 0)
+	lag := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: "fresh", Err: kerr.UnknownTopicOrPartition, Count: 3, When: identityChecks})
+	k := c.client(t, 0)
+	ctx := context.Background()
+	id, err := k.CreateTopic(ctx, "fresh", 2, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lag.Hits() != 3 {
+		t.Errorf("CreateTopic returned after %d of the 3 lagging metadata answers", lag.Hits())
+	}
+	got, err := k.DescribeTopic(ctx, "fresh")
+	if err != nil || got.ID != id {
+		t.Fatalf("DescribeTopic after CreateTopic: %+v, %v (created %s)", got, err, id)
+	}
+}

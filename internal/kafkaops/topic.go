@@ -3,7 +3,9 @@ package kafkaops
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
@@ -78,8 +80,40 @@ func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 }
 
 // CreateTopic creates a topic with the given settings and returns its
-// identity as the broker reports it.
+// identity as the broker reports it, once the topic is visible in the
+// cluster's metadata. A broker answers CreateTopics when the controller has
+// recorded the topic, but it serves Metadata from a cache that catches up a
+// moment later; a DescribeTopic right after an unconfirmed create can report
+// the new topic missing (Apache Kafka 4 does, under Terraform's parallel
+// creates).
 func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
+	id, err := c.createTopic(ctx, name, partitions, replicationFactor, configs)
+	if err != nil {
+		return id, err
+	}
+	return id, c.awaitTopic(ctx, name)
+}
+
+// awaitTopic waits, within the per-operation timeout, until metadata shows
+// the topic. It holds no in-flight slot while it waits (each DescribeTopic
+// takes its own).
+func (c *Client) awaitTopic(ctx context.Context, name string) error {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		_, err := c.DescribeTopic(ctx, name)
+		if !errors.Is(err, ErrTopicNotFound) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return opErr("create topic", name, fmt.Errorf("created, but not visible in the cluster's metadata within %v: %w", c.cfg.Timeout, err))
+		case <-time.After(wait):
+		}
+	}
+}
+
+func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
 	release, err := c.acquire(ctx)
