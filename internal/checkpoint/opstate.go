@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Operator-state stream header (OperatorBackendSerializationProxy): i32
@@ -100,21 +102,62 @@ type element struct {
 // stateElements returns the elements of the named state in every subtask of
 // op, in ascending subtask order and, within a subtask, in write order. It
 // works for any list state; callers check the mode and decode the bytes.
+// Subtasks are read concurrently when st is a ConcurrentStorage; the result
+// and the error reported (the lowest failing subtask's) do not depend on it.
 func stateElements(ctx context.Context, st Storage, loc location, op *Operator, name string) ([]element, error) {
-	var out []element
-	for i := range op.Subtasks {
+	per := make([][]element, len(op.Subtasks))
+	errs := make([]error, len(op.Subtasks))
+	read := func(i int) {
 		sub := &op.Subtasks[i]
-		if sub.Managed == nil || sub.Managed.State(name) == nil {
-			continue
-		}
 		els, err := handleElements(ctx, st, loc, sub.Managed, name)
 		if err != nil {
-			return nil, fmt.Errorf("operator %s subtask %d, state %q: %w", op.IDHex(), sub.Index, name, err)
+			errs[i] = fmt.Errorf("operator %s subtask %d, state %q: %w", op.IDHex(), sub.Index, name, err)
+			return
 		}
 		for j := range els {
 			els[j].Subtask = sub.Index
 		}
-		out = append(out, els...)
+		per[i] = els
+	}
+	workers := 1
+	if cs, ok := st.(ConcurrentStorage); ok {
+		workers = max(1, cs.ReadConcurrency())
+	}
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	// Once a read fails no later subtask is started; every lower one already
+	// was, so the lowest failing subtask is still the one reported.
+	var failed atomic.Bool
+	for i := range op.Subtasks {
+		if sub := &op.Subtasks[i]; sub.Managed == nil || sub.Managed.State(name) == nil {
+			continue
+		}
+		if workers == 1 {
+			if read(i); errs[i] != nil {
+				return nil, errs[i]
+			}
+			continue
+		}
+		sem <- struct{}{}
+		if failed.Load() {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if read(i); errs[i] != nil {
+				failed.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	var out []element
+	for i := range per {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out = append(out, per[i]...)
 	}
 	return out, nil
 }

@@ -25,6 +25,17 @@ type Storage interface {
 	Stat(ctx context.Context, path string) (FileInfo, error)
 }
 
+// ConcurrentStorage is a Storage whose methods may be called from several
+// goroutines at once. The reader then fetches up to ReadConcurrency()
+// subtasks' state streams at a time instead of one after another: on an
+// object store each read is a round trip, and a job with parallelism 64 would
+// otherwise wait for 64 of them in a row. LocalStorage does not opt in
+// because local reads gain nothing from it.
+type ConcurrentStorage interface {
+	Storage
+	ReadConcurrency() int
+}
+
 // FileInfo is what Stat reports.
 type FileInfo struct {
 	IsDir bool
