@@ -38,6 +38,7 @@ type cleanupPlanModel struct {
 	CheckpointPath       types.String `tfsdk:"checkpoint_path"`
 	OperatorUID          types.String `tfsdk:"operator_uid"`
 	OperatorUIDHash      types.String `tfsdk:"operator_uid_hash"`
+	Storage              types.Object `tfsdk:"storage"` // checkpoint_storage.go
 	PlanID               types.String `tfsdk:"plan_id"`
 	Topic                types.String `tfsdk:"topic"`
 	TopicID              types.String `tfsdk:"topic_id"`
@@ -66,7 +67,8 @@ func (d *cleanupPlanDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			},
 			"checkpoint_path": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "A retained checkpoint (`.../chk-42`), a savepoint directory, its `_metadata` file, or a `file:` URI. " +
+				MarkdownDescription: "A retained checkpoint (`.../chk-42`), a savepoint directory, its `_metadata` file, or a `file:` URI; " +
+					"on an object store, its URI (`s3://`, `s3a://`, `s3p://`, `gs://`, `abfss://`, `wasbs://`, …; see `storage`). " +
 					"The string as given becomes the plan's `source_recovery_point` (and so part of its ID), as with the Java tool.",
 			},
 			"operator_uid": schema.StringAttribute{
@@ -78,6 +80,7 @@ func (d *cleanupPlanDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
 				Validators:          []validator.String{hex32},
 			},
+			"storage":                checkpointStorageAttribute(),
 			"plan_id":                schema.StringAttribute{Computed: true, MarkdownDescription: "The plan ID."},
 			"topic":                  schema.StringAttribute{Computed: true, MarkdownDescription: "The action-state topic."},
 			"topic_id":               schema.StringAttribute{Computed: true, MarkdownDescription: "Its topic ID (Java form)."},
@@ -110,9 +113,15 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !m.CheckpointPath.IsNull() {
 		src := m.CheckpointPath.ValueString()
 		op := fmt.Sprintf("reading recovery markers from %q", src)
-		res, err := checkpoint.ReadRecoveryMarkers(ctx, checkpoint.LocalStorage{}, src, checkpoint.Selector{
+		store, diags := newCheckpointStore(ctx, m.Storage)
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
+		defer store.Close()
+		res, err := checkpoint.ReadRecoveryMarkers(ctx, store, src, checkpoint.Selector{
 			UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString(),
 		})
+		logCheckpointReads(ctx, store, src)
 		if err != nil {
 			resp.Diagnostics.Append(diag.FromCheckpointError(op, err))
 			return
