@@ -78,6 +78,17 @@ func (p Plan) validate() error {
 	case len(p.Offsets) == 0:
 		return malformed("offsets", "must not be empty")
 	}
+	for part, off := range p.Offsets {
+		if part < 0 || off < 0 {
+			return p.firstInvalidOffset() // sorted only on this error path
+		}
+	}
+	return nil
+}
+
+// firstInvalidOffset names the lowest invalid partition, so the message is
+// the same on every run.
+func (p Plan) firstInvalidOffset() error {
 	for _, part := range p.Offsets.Partitions() {
 		if part < 0 {
 			return malformed("offsets", fmt.Sprintf("partition %d is negative", part))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // planFields is the exact field set of a plan object, in file order.
@@ -123,8 +124,11 @@ func offsetsFromObject(v jsonValue, field string) (Offsets, error) {
 		if !ok {
 			return nil, malformed(field, fmt.Sprintf("key %q is not a canonical decimal partition number", m.key))
 		}
-		off, err := integral(m.val, fmt.Sprintf("%s[%s]", field, m.key))
-		if err != nil {
+		off, ok := parseInt64(m.val)
+		if !ok {
+			// Build the field name only on the error path: this loop runs
+			// for every partition of every record of a control log.
+			_, err := integral(m.val, field+"["+m.key+"]")
 			return nil, err
 		}
 		out[part] = off
@@ -132,11 +136,30 @@ func offsetsFromObject(v jsonValue, field string) (Offsets, error) {
 	return out, nil
 }
 
+// parseInt64 is integral without building an error.
+func parseInt64(v jsonValue) (int64, bool) {
+	if v.kind != jsonNumber {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(v.text, 10, 64)
+	return n, err == nil
+}
+
 // canonicalPartition accepts exactly the text strconv would print for an
-// int32: no sign other than '-', no leading zeros, no fraction.
+// int32: no sign other than '-', no leading zeros ("-0" included), no
+// fraction.
 func canonicalPartition(s string) (int32, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || (digits[0] == '0' && (len(digits) > 1 || len(s) > 1)) {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
 	n, err := strconv.ParseInt(s, 10, 32)
-	if err != nil || strconv.FormatInt(n, 10) != s {
+	if err != nil {
 		return 0, false
 	}
 	return int32(n), true
