@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
@@ -34,15 +35,14 @@ func NewRecoveryPoints() datasource.DataSource { return &recoveryPointsDataSourc
 
 type recoveryPointsDataSource struct{}
 
-// pointStore is the checkpoint storage this data source lists and reads.
-// Only the local filesystem (paths and file: URIs) for now; a remote store
-// implements both interfaces and is chosen here by the directory's scheme.
+// pointStore is the checkpoint storage this data source lists and reads:
+// the checkpointstore Router (local paths, file:, s3://, gs://, abfss://, ...).
 type pointStore interface {
 	checkpoint.Storage
 	checkpoint.Lister
 }
 
-func pointStoreFor(...string) pointStore { return checkpoint.LocalStorage{} }
+var _ pointStore = (*checkpointstore.Router)(nil)
 
 type recoveryPointsModel struct {
 	CheckpointDir    types.String         `tfsdk:"checkpoint_dir"`
@@ -50,6 +50,7 @@ type recoveryPointsModel struct {
 	OperatorUID      types.String         `tfsdk:"operator_uid"`
 	OperatorUIDHash  types.String         `tfsdk:"operator_uid_hash"`
 	IgnoreUnreadable types.Bool           `tfsdk:"ignore_unreadable"`
+	Storage          types.Object         `tfsdk:"storage"` // checkpoint_storage.go
 	Points           []recoveryPointModel `tfsdk:"points"`
 }
 
@@ -104,6 +105,7 @@ func (d *recoveryPointsDataSource) Schema(_ context.Context, _ datasource.Schema
 				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
 				Validators:          []validator.String{stringvalidator.RegexMatches(hexPattern, "must be 32 hexadecimal digits (Flink's operator uid hash)")},
 			},
+			"storage": checkpointStorageAttribute(),
 			"ignore_unreadable": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "When false (the default) any complete point whose markers cannot be read or do not form a plan " +
@@ -148,7 +150,13 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	cpDir, spDir := m.CheckpointDir.ValueString(), m.SavepointDir.ValueString()
-	store := pointStoreFor(cpDir, spDir)
+	router, diags := newCheckpointStore(ctx, m.Storage)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	defer router.Close()
+	var store pointStore = router
 	op := "listing recovery points in " + strings.Join(nonEmpty(cpDir, spDir), " and ")
 	found, err := checkpoint.FindRecoveryPoints(ctx, store, cpDir, spDir)
 	if errors.Is(err, checkpoint.ErrNotFound) {
