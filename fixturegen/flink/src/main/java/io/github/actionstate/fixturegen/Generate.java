@@ -41,7 +41,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <p>Usage: {@code Generate --out DIR --staging DIR [--quick] [--only name,name]}. Snapshots are
  * first written under the staging directory (a fixed path, so that the absolute paths Flink
- * records stay the same from run to run), read back there, then copied into the output.
+ * records stay the same from run to run), read back there, then copied into the output; the
+ * staging copy is deleted afterwards.
  */
 public final class Generate {
 
@@ -149,7 +150,8 @@ public final class Generate {
         }
         Files.writeString(target.resolve("oracle.json"), oracle, StandardCharsets.UTF_8);
         Files.writeString(target.resolve("fixture.json"), describe(v, jobId), StandardCharsets.UTF_8);
-        deleteRecursively(staging.resolve("tmp"));
+        // Leave nothing at the original absolute paths, so no test passes by following them by accident.
+        deleteRecursively(staging);
     }
 
     private static final long T0 = System.nanoTime();
