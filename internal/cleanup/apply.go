@@ -168,47 +168,30 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 // can land between this validation and this append. The COMMITTED record,
 // once the transaction commits, is the point of no return.
 func (a *applier) commit(ctx context.Context) error {
-	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
-	if err != nil {
-		return fmt.Errorf("starting a transaction on control topic %q for plan %s (nothing was written or deleted; re-run apply): %w", a.req.ControlTopic, a.id, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			txn.Abort(ctx)
+	return a.inTxn(ctx, "for plan "+a.id+" (nothing was written or deleted; re-run apply)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) (bool, error) {
+		if _, ok := log.Lookup(a.id); ok {
+			return false, nil // another applier recorded this very plan meanwhile: resume it
 		}
-	}()
-	log, err := a.readHistory(ctx)
-	if err != nil {
-		return err
-	}
-	if _, ok := log.Lookup(a.id); ok {
-		// Another applier recorded this very plan meanwhile: resume it.
-		return nil
-	}
-	if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
-		return fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
-	}
-	a.step("check offsets are available", nil)
-	if err := a.checkOffsetsAvailable(ctx); err != nil {
-		return err
-	}
-	if err := a.checkSettings(ctx); err != nil {
-		return err
-	}
-	if err := a.checkPermissions(ctx); err != nil {
-		return err
-	}
-	a.step("append COMMITTED", nil)
-	key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
-	if err := txn.Append(ctx, key, value); err != nil {
-		return fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
-	}
-	done = true
-	if err := txn.Commit(ctx); err != nil {
-		return fmt.Errorf("committing plan %s as COMMITTED in %q (if the commit landed, the next apply resumes it; nothing was deleted): %w", a.id, a.req.ControlTopic, err)
-	}
-	return nil
+		if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
+			return false, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
+		}
+		a.step("check offsets are available", nil)
+		if err := a.checkOffsetsAvailable(ctx); err != nil {
+			return false, err
+		}
+		if err := a.checkSettings(ctx); err != nil {
+			return false, err
+		}
+		if err := a.checkPermissions(ctx); err != nil {
+			return false, err
+		}
+		a.step("append COMMITTED", nil)
+		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
+		if err := txn.Append(ctx, key, value); err != nil {
+			return false, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
+		}
+		return true, nil
+	})
 }
 
 // markApplied records APPLIED, in one transaction, for every plan still
@@ -216,38 +199,42 @@ func (a *applier) commit(ctx context.Context) error {
 // applier committed after this one's deletion stays COMMITTED for its own
 // apply to finish.
 func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) error {
+	return a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) (bool, error) {
+		appended := false
+		for _, op := range log.Operations() {
+			if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {
+				continue
+			}
+			a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
+			key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
+			if err := txn.Append(ctx, key, value); err != nil {
+				return false, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+			}
+			appended = true
+		}
+		return appended, nil
+	})
+}
+
+// inTxn runs fn inside a control-topic transaction, with the history read
+// after the transaction fenced every earlier applier; it commits when fn
+// appended something and aborts otherwise. why completes the messages.
+func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended bool, err error)) error {
 	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
 	if err != nil {
-		return fmt.Errorf("starting a transaction on control topic %q to record APPLIED (records are deleted; re-run apply to record it): %w", a.req.ControlTopic, err)
+		return fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
 	}
-	done := false
-	defer func() {
-		if !done {
-			txn.Abort(ctx)
-		}
-	}()
 	log, err := a.readHistory(ctx)
-	if err != nil {
+	appended := false
+	if err == nil {
+		appended, err = fn(txn, log)
+	}
+	if err != nil || !appended {
+		txn.Abort(ctx)
 		return err
 	}
-	appended := 0
-	for _, op := range log.Operations() {
-		if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {
-			continue
-		}
-		a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
-		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
-		if err := txn.Append(ctx, key, value); err != nil {
-			return fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
-		}
-		appended++
-	}
-	if appended == 0 {
-		return nil
-	}
-	done = true
 	if err := txn.Commit(ctx); err != nil {
-		return fmt.Errorf("committing APPLIED in %q (records are deleted; re-run apply to record it): %w", a.req.ControlTopic, err)
+		return fmt.Errorf("committing the transaction on control topic %q %s (if the commit landed, the next apply resumes from it): %w", a.req.ControlTopic, why, err)
 	}
 	return nil
 }

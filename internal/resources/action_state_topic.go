@@ -3,13 +3,10 @@ package resources
 import (
 	"context"
 	"errors"
-	"fmt"
-	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -51,6 +48,14 @@ type actionStateTopicModel struct {
 	CleanupPolicy      types.String `tfsdk:"cleanup_policy"`
 	RetentionMs        types.String `tfsdk:"retention_ms"`
 	RetentionBytes     types.String `tfsdk:"retention_bytes"`
+}
+
+var actionStateTopicKind = topicKind{
+	label:        "action-state topic",
+	resourceType: "flinkagents_action_state_topic",
+	enforced:     cleanup.DataTopicSettings,
+	goneDetail: "Topic %q no longer exists in Kafka, so Terraform will plan to create it again. " +
+		"A new topic has a new topic ID: recorded cleanup boundaries and checkpoints of the old topic do not apply to it.",
 }
 
 // enforcedKeyReasons explains, in the validation error, why each enforced
@@ -132,8 +137,8 @@ func (r *actionStateTopicResource) ModifyPlan(ctx context.Context, req resource.
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
 	if req.Plan.Raw.IsNull() {
-		if state != nil && state.DeletionProtection.ValueBool() {
-			resp.Diagnostics.Append(diag.DeletionProtected("action-state topic", state.Name.ValueString()))
+		if state != nil {
+			actionStateTopicKind.refuseDestroyOrRename(&resp.Diagnostics, state.Name, state.DeletionProtection, nil)
 		}
 		return
 	}
@@ -143,9 +148,7 @@ func (r *actionStateTopicResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	if state != nil {
-		if !plan.Name.IsUnknown() && plan.Name.ValueString() != state.Name.ValueString() && state.DeletionProtection.ValueBool() {
-			resp.Diagnostics.Append(diag.DeletionProtected("action-state topic", state.Name.ValueString()))
-		}
+		actionStateTopicKind.refuseDestroyOrRename(&resp.Diagnostics, state.Name, state.DeletionProtection, &plan.Name)
 		refuseTopicShapeChange(&resp.Diagnostics, "partitions", state.Name.ValueString(), state.Partitions, plan.Partitions)
 		refuseTopicShapeChange(&resp.Diagnostics, "replication_factor", state.Name.ValueString(), state.ReplicationFactor, plan.ReplicationFactor)
 	}
@@ -179,21 +182,10 @@ func (r *actionStateTopicResource) Create(ctx context.Context, req resource.Crea
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	name := plan.Name.ValueString()
-	op := fmt.Sprintf("creating action-state topic %q", name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
+	kafka, op, diags := actionStateTopicKind.create(ctx, r.clients, plan.Name.ValueString(),
+		int32(plan.Partitions.ValueInt64()), int16(plan.ReplicationFactor.ValueInt64()), plan.Config)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
-		return
-	}
-	cfg, diags := configFromMap(ctx, plan.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	maps.Copy(cfg, cleanup.DataTopicSettings)
-	if _, err := kafka.CreateTopic(ctx, name, int32(plan.Partitions.ValueInt64()), int16(plan.ReplicationFactor.ValueInt64()), cfg); err != nil {
-		resp.Diagnostics.Append(diag.TopicCreateFailed(op, "flinkagents_action_state_topic", name, err))
 		return
 	}
 	_, diags = r.read(ctx, kafka, &plan, op)
@@ -210,25 +202,11 @@ func (r *actionStateTopicResource) Read(ctx context.Context, req resource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	op := fmt.Sprintf("reading action-state topic %q", state.Name.ValueString())
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	if actionStateTopicKind.refresh(ctx, r.clients, state.Name.ValueString(), resp, func(kafka *kafkaops.Client, op string) (bool, fwdiag.Diagnostics) {
+		return r.read(ctx, kafka, &state, op)
+	}) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	}
-	gone, diags := r.read(ctx, kafka, &state, op)
-	if gone {
-		resp.Diagnostics.AddWarning("Action-State Topic Missing",
-			fmt.Sprintf("Topic %q no longer exists in Kafka, so Terraform will plan to create it again. "+
-				"A new topic has a new topic ID: recorded cleanup boundaries and checkpoints of the old topic do not apply to it.", state.Name.ValueString()))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 func (r *actionStateTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -238,21 +216,9 @@ func (r *actionStateTopicResource) Update(ctx context.Context, req resource.Upda
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	name := plan.Name.ValueString()
-	op := fmt.Sprintf("updating the settings of action-state topic %q", name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
+	kafka, op, diags := actionStateTopicKind.alter(ctx, r.clients, plan.Name.ValueString(), state.Config, plan.Config)
 	resp.Diagnostics.Append(diags...)
-	oldCfg, d1 := configFromMap(ctx, state.Config)
-	newCfg, d2 := configFromMap(ctx, plan.Config)
-	resp.Diagnostics.Append(d1...)
-	resp.Diagnostics.Append(d2...)
 	if resp.Diagnostics.HasError() {
-		return
-	}
-	set, remove := configChanges(oldCfg, newCfg)
-	maps.Copy(set, cleanup.DataTopicSettings)
-	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
-		resp.Diagnostics.Append(diag.FromKafkaError(op, err))
 		return
 	}
 	_, diags = r.read(ctx, kafka, &plan, op)
@@ -269,30 +235,11 @@ func (r *actionStateTopicResource) Delete(ctx context.Context, req resource.Dele
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	name := state.Name.ValueString()
-	// ModifyPlan refuses this already; checked again because state can be
-	// destroyed by paths that skip our plan (a -target, a stale plan file).
-	if state.DeletionProtection.ValueBool() {
-		resp.Diagnostics.Append(diag.DeletionProtected("action-state topic", name))
-		return
-	}
-	op := fmt.Sprintf("deleting action-state topic %q", name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := kafka.DeleteTopic(ctx, name); err != nil {
-		resp.Diagnostics.Append(diag.FromKafkaError(op, err))
-	}
+	resp.Diagnostics.Append(actionStateTopicKind.delete(ctx, r.clients, state.Name.ValueString(), state.DeletionProtection.ValueBool())...)
 }
 
 func (r *actionStateTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	// An imported topic is protected until the operator says otherwise.
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
+	importTopicByName(ctx, req, resp)
 }
 
 // read refreshes m from the live topic; gone reports a missing topic.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -52,6 +51,14 @@ type controlTopicModel struct {
 }
 
 const controlPolicy = "compact"
+
+var controlTopicKind = topicKind{
+	label:        "cleanup control topic",
+	resourceType: "flinkagents_cleanup_control_topic",
+	enforced:     map[string]string{cleanup.ConfigCleanupPolicy: controlPolicy},
+	goneDetail: "Topic %q no longer exists, so Terraform will plan to create it again. Its recorded boundaries are lost: " +
+		"a job configured with this control topic refuses to restore until a boundary is recorded again.",
+}
 
 // controlReservedKeys: anything that could let the broker delete a
 // recorded boundary.
@@ -131,8 +138,8 @@ func (r *controlTopicResource) ModifyPlan(ctx context.Context, req resource.Modi
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
 	if req.Plan.Raw.IsNull() {
-		if state != nil && state.DeletionProtection.ValueBool() {
-			resp.Diagnostics.Append(diag.DeletionProtected("cleanup control topic", state.Name.ValueString()))
+		if state != nil {
+			controlTopicKind.refuseDestroyOrRename(&resp.Diagnostics, state.Name, state.DeletionProtection, nil)
 		}
 		return
 	}
@@ -142,9 +149,7 @@ func (r *controlTopicResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return
 	}
 	if state != nil {
-		if !plan.Name.IsUnknown() && plan.Name.ValueString() != state.Name.ValueString() && state.DeletionProtection.ValueBool() {
-			resp.Diagnostics.Append(diag.DeletionProtected("cleanup control topic", state.Name.ValueString()))
-		}
+		controlTopicKind.refuseDestroyOrRename(&resp.Diagnostics, state.Name, state.DeletionProtection, &plan.Name)
 		refuseTopicShapeChange(&resp.Diagnostics, "replication_factor", state.Name.ValueString(), state.ReplicationFactor, plan.ReplicationFactor)
 	}
 	plan.CleanupPolicy = types.StringValue(controlPolicy)
@@ -160,18 +165,9 @@ func (r *controlTopicResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	name := plan.Name.ValueString()
-	op := fmt.Sprintf("creating cleanup control topic %q", name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	resp.Diagnostics.Append(diags...)
-	cfg, diags := configFromMap(ctx, plan.Config)
+	kafka, op, diags := controlTopicKind.create(ctx, r.clients, plan.Name.ValueString(), 1, int16(plan.ReplicationFactor.ValueInt64()), plan.Config)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
-		return
-	}
-	cfg[cleanup.ConfigCleanupPolicy] = controlPolicy
-	if _, err := kafka.CreateTopic(ctx, name, 1, int16(plan.ReplicationFactor.ValueInt64()), cfg); err != nil {
-		resp.Diagnostics.Append(diag.TopicCreateFailed(op, "flinkagents_cleanup_control_topic", name, err))
 		return
 	}
 	_, diags = r.read(ctx, kafka, &plan, op)
@@ -188,25 +184,11 @@ func (r *controlTopicResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	op := fmt.Sprintf("reading cleanup control topic %q", state.Name.ValueString())
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	if controlTopicKind.refresh(ctx, r.clients, state.Name.ValueString(), resp, func(kafka *kafkaops.Client, op string) (bool, fwdiag.Diagnostics) {
+		return r.read(ctx, kafka, &state, op)
+	}) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	}
-	gone, diags := r.read(ctx, kafka, &state, op)
-	if gone {
-		resp.Diagnostics.AddWarning("Cleanup Control Topic Missing",
-			fmt.Sprintf("Topic %q no longer exists, so Terraform will plan to create it again. Its recorded boundaries are lost: "+
-				"a job configured with this control topic refuses to restore until a boundary is recorded again.", state.Name.ValueString()))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 func (r *controlTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -216,21 +198,9 @@ func (r *controlTopicResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	name := plan.Name.ValueString()
-	op := fmt.Sprintf("updating the settings of cleanup control topic %q", name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
+	kafka, op, diags := controlTopicKind.alter(ctx, r.clients, plan.Name.ValueString(), state.Config, plan.Config)
 	resp.Diagnostics.Append(diags...)
-	oldCfg, d1 := configFromMap(ctx, state.Config)
-	newCfg, d2 := configFromMap(ctx, plan.Config)
-	resp.Diagnostics.Append(d1...)
-	resp.Diagnostics.Append(d2...)
 	if resp.Diagnostics.HasError() {
-		return
-	}
-	set, remove := configChanges(oldCfg, newCfg)
-	maps.Copy(set, map[string]string{cleanup.ConfigCleanupPolicy: controlPolicy})
-	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
-		resp.Diagnostics.Append(diag.FromKafkaError(op, err))
 		return
 	}
 	_, diags = r.read(ctx, kafka, &plan, op)
@@ -247,27 +217,11 @@ func (r *controlTopicResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	name := state.Name.ValueString()
-	if state.DeletionProtection.ValueBool() {
-		resp.Diagnostics.Append(diag.DeletionProtected("cleanup control topic", name))
-		return
-	}
-	op := fmt.Sprintf("deleting cleanup control topic %q", name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := kafka.DeleteTopic(ctx, name); err != nil {
-		resp.Diagnostics.Append(diag.FromKafkaError(op, err))
-	}
+	resp.Diagnostics.Append(controlTopicKind.delete(ctx, r.clients, state.Name.ValueString(), state.DeletionProtection.ValueBool())...)
 }
 
 func (r *controlTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
+	importTopicByName(ctx, req, resp)
 }
 
 // read refreshes m from the live topic. A topic with more than one
