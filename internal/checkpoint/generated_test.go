@@ -20,13 +20,44 @@ import (
 const generatedFixtures = "testdata/generated"
 
 type oracle struct {
-	FlinkVersion    string         `json:"flinkVersion"`
-	Kind            string         `json:"kind"`
-	Format          string         `json:"format"`
-	SnapshotPath    string         `json:"snapshotPath"`
-	OperatorUID     string         `json:"operatorUid"`
-	OperatorUIDHash string         `json:"operatorUidHash"`
-	Markers         []oracleMarker `json:"markers"`
+	FlinkVersion    string `json:"flinkVersion"`
+	Kind            string `json:"kind"`
+	Format          string `json:"format"`
+	SnapshotPath    string `json:"snapshotPath"`
+	OperatorUID     string `json:"operatorUid"`
+	OperatorUIDHash string `json:"operatorUidHash"`
+	// OriginalDir is where Flink wrote a snapshot whose handles are
+	// absolute (file merging): those paths are read from the fixture dir.
+	OriginalDir string         `json:"originalDir"`
+	Markers     []oracleMarker `json:"markers"`
+}
+
+// movedStorage reads a snapshot that was moved from `from` to `to`, the way
+// an operator would with path_rewrite: absolute handles under `from` (with
+// or without the file: scheme) resolve under `to`.
+type movedStorage struct {
+	LocalStorage
+	from, to string
+}
+
+func (m movedStorage) move(p string) string {
+	bare := strings.TrimPrefix(strings.TrimPrefix(p, "file://"), "file:")
+	if m.from != "" && (bare == m.from || strings.HasPrefix(bare, m.from+"/")) {
+		return m.to + strings.TrimPrefix(bare, m.from)
+	}
+	return p
+}
+
+func (m movedStorage) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	return m.LocalStorage.ReadFile(ctx, m.move(p))
+}
+
+func (m movedStorage) ReadRange(ctx context.Context, p string, off, n int64) ([]byte, error) {
+	return m.LocalStorage.ReadRange(ctx, m.move(p), off, n)
+}
+
+func (m movedStorage) Stat(ctx context.Context, p string) (FileInfo, error) {
+	return m.LocalStorage.Stat(ctx, m.move(p))
 }
 
 type oracleMarker struct {
@@ -123,7 +154,8 @@ func checkOracle(t *testing.T, oraclePath string) {
 	if o.OperatorUID != "" {
 		selectors = append(selectors, Selector{UID: o.OperatorUID})
 	}
-	_, md, err := loadMetadata(ctx, LocalStorage{}, snapshot)
+	store := movedStorage{from: o.OriginalDir, to: filepath.Dir(oraclePath)}
+	_, md, err := loadMetadata(ctx, store, snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +181,7 @@ func checkOracle(t *testing.T, oraclePath string) {
 		t.Logf("Flink %s wrote metadata version %d", o.FlinkVersion, md.Version)
 	}
 	for _, sel := range selectors {
-		res, err := ReadRecoveryMarkers(ctx, LocalStorage{}, snapshot, sel)
+		res, err := ReadRecoveryMarkers(ctx, store, snapshot, sel)
 		if err != nil {
 			t.Errorf("Flink %s %s/%s, selector %+v: %v", o.FlinkVersion, o.Kind, o.Format, sel, err)
 			continue

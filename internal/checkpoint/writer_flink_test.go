@@ -79,11 +79,12 @@ func TestOperatorStateHeaderIsFlinks(t *testing.T) {
 	}
 	snapshots := generatedSnapshots(t)
 	if len(snapshots) == 0 {
-		t.Skip("no real-Flink fixtures under " + generatedFixtures)
+		t.Fatal("no real-Flink fixtures under " + generatedFixtures + ": run fixturegen/flink/generate.sh")
 	}
 	checked := map[string]int{}
 	for snapshot, o := range snapshots {
-		loc, md, err := loadMetadata(ctx, LocalStorage{}, snapshot)
+		store := movedStorage{from: o.OriginalDir, to: filepath.Dir(snapshot)}
+		loc, md, err := loadMetadata(ctx, store, snapshot)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,11 +97,11 @@ func TestOperatorStateHeaderIsFlinks(t *testing.T) {
 				if sub.Managed == nil || sub.Managed.State(recoveryMarkerState) == nil {
 					continue
 				}
-				s, err := openStream(ctx, LocalStorage{}, loc, sub.Managed.Delegate)
+				s, err := openStream(ctx, store, loc, sub.Managed.Delegate)
 				if err != nil {
 					t.Fatal(err)
 				}
-				b, err := s.read(ctx, LocalStorage{}, 0, min(s.size, 64<<10))
+				b, err := s.read(ctx, store, 0, min(s.size, 64<<10))
 				if err != nil {
 					t.Fatal(err)
 				}
