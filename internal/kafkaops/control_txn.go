@@ -68,6 +68,14 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	}
 	if _, _, err := cl.ProducerID(ctx); err != nil {
 		cl.Close()
+		if errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, context.DeadlineExceeded) {
+			// The usual cause on small clusters: __transaction_state cannot
+			// be created because its replication factor (default 3)
+			// exceeds the brokers.
+			err = fmt.Errorf("%w (the transaction coordinator did not become available: check that the brokers can host __transaction_state, "+
+				"i.e. transaction.state.log.replication.factor and transaction.state.log.min.isr are at most the number of brokers, "+
+				"and that the principal may WRITE and DESCRIBE transactional ID %q)", err, TransactionalID(topic))
+		}
 		return nil, opErr("begin control transaction", topic, fencedOr(err))
 	}
 	if err := cl.BeginTransaction(); err != nil {
