@@ -55,9 +55,12 @@ const (
 	coalesceWindowEnv = "FLINKAGENTS_COALESCE_WINDOW"
 	// defaultCoalesceWindow merges the topic reads of resources Terraform
 	// refreshes side by side into one request per kind (kafkaops
-	// Config.CoalesceWindow): a few milliseconds per read, against one
-	// round trip per resource saved.
-	defaultCoalesceWindow = 3 * time.Millisecond
+	// Config.CoalesceWindow). Terraform hands reads to the provider more
+	// slowly than a broker answers them, so a longer window gathers more:
+	// refreshing 400 topics took 800 requests without it, ~400 with 3ms,
+	// ~310 with 10ms and ~165 with 25ms, in the same wall time within noise
+	// (BENCHMARKS.md, "Rollout at scale"). 10ms costs a lone read little.
+	defaultCoalesceWindow = 10 * time.Millisecond
 )
 
 // New returns the provider factory for providerserver; version is "dev" for
