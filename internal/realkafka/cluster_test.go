@@ -479,3 +479,28 @@ func fetchAll(ctx context.Context, cl *kgo.Client, broker int32, topicID [16]byt
 	}
 	return out, nil
 }
+
+// TestClusterCreateTopicVisibleEverywhere: kafkaops.CreateTopic returns once
+// the topic is visible in metadata, so the resources can read a topic right
+// after creating it. On a multi-broker cluster "visible" must hold for
+// every broker: the next Metadata request may go to another one, whose
+// cache can still lag behind the controller.
+func TestClusterCreateTopicVisibleEverywhere(t *testing.T) {
+	c := newClusterEnv(t)
+	ctx := context.Background()
+	const n = 60
+	var misses []string
+	for i := range n {
+		name := uniqueName("visible")
+		if _, err := c.ops.CreateTopic(ctx, name, 1, 3, nil); err != nil {
+			t.Fatal(err)
+		}
+		// What a resource's Create does next.
+		if _, err := c.ops.DescribeTopic(ctx, name); err != nil {
+			misses = append(misses, fmt.Sprintf("topic %d: %v", i, err))
+		}
+	}
+	if len(misses) > 0 {
+		t.Fatalf("DescribeTopic right after CreateTopic returned failed for %d of %d topics; first: %s", len(misses), n, misses[0])
+	}
+}

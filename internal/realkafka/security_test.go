@@ -33,13 +33,9 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
-// provider renders a provider block; alias "" is the default provider.
-func provider(alias, servers, body string) string {
-	a := ""
-	if alias != "" {
-		a = fmt.Sprintf("  alias = %q\n", alias)
-	}
-	return fmt.Sprintf("provider \"flinkagents\" {\n%s  bootstrap_servers = [%q]\n  timeout = \"15s\"\n%s\n}\n", a, servers, body)
+// provider renders the provider block for one listener.
+func provider(servers, body string) string {
+	return fmt.Sprintf("provider \"flinkagents\" {\n  bootstrap_servers = [%q]\n  timeout = \"15s\"\n%s\n}\n", servers, body)
 }
 
 func tlsBlock(ca string, certKey ...string) string {
@@ -56,12 +52,8 @@ func saslBlock(mechanism, user, password string) string {
 
 // controlTopic is a resource that needs a working, authorised connection:
 // creating it is a CreateTopics, reading it Metadata and DescribeConfigs.
-func controlTopic(resourceName, providerRef, topic string) string {
-	p := ""
-	if providerRef != "" {
-		p = "  provider = " + providerRef + "\n"
-	}
-	return fmt.Sprintf("resource \"flinkagents_cleanup_control_topic\" %q {\n%s  name = %q\n  deletion_protection = false\n}\n", resourceName, p, topic)
+func controlTopic(resourceName, topic string) string {
+	return fmt.Sprintf("resource \"flinkagents_cleanup_control_topic\" %q {\n  name = %q\n  deletion_protection = false\n}\n", resourceName, topic)
 }
 
 // boundaryRead is a data source that only reads: it fails at plan time when
@@ -109,7 +101,7 @@ func TestSecurityTLSServerVerification(t *testing.T) {
 	addr := env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL")
 	sasl := saslBlock("SCRAM-SHA-512", env.get(t, "KAFKA_SCRAM_USER"), env.get(t, "KAFKA_SCRAM_PASSWORD"))
 	name := uniqueName("tls-verify")
-	foreign := provider("", addr, tlsBlock(foreignCA(t))+sasl) + boundaryRead(name)
+	foreign := provider(addr, tlsBlock(foreignCA(t))+sasl) + boundaryRead(name)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
@@ -117,7 +109,7 @@ func TestSecurityTLSServerVerification(t *testing.T) {
 			// first so the post-test destroy runs with the working config.
 			{Config: foreign, PlanOnly: true, ExpectError: regexp.MustCompile(`Broker Certificate Not Trusted`)},
 			{
-				Config: provider("", addr, tlsBlock(env.get(t, "KAFKA_CA_PEM"))+sasl) + controlTopic("c", "", name),
+				Config: provider(addr, tlsBlock(env.get(t, "KAFKA_CA_PEM"))+sasl) + controlTopic("c", name),
 				Check:  topicExists(env, t, name),
 			},
 		},
@@ -147,12 +139,12 @@ func TestSecurityMutualTLS(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// ssl.client.auth=required: no certificate, no connection.
-				Config:      provider("", addr, tlsBlock(ca)) + boundaryRead(name),
+				Config:      provider(addr, tlsBlock(ca)) + boundaryRead(name),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`Client Certificate Rejected`),
 			},
 			{
-				Config: provider("", addr, tlsBlock(ca, env.get(t, "KAFKA_CLIENT_CERT_PEM"), env.get(t, "KAFKA_CLIENT_KEY_PEM"))) + controlTopic("c", "", name),
+				Config: provider(addr, tlsBlock(ca, env.get(t, "KAFKA_CLIENT_CERT_PEM"), env.get(t, "KAFKA_CLIENT_KEY_PEM"))) + controlTopic("c", name),
 				Check:  topicExists(env, t, name),
 			},
 		},
@@ -170,13 +162,13 @@ func TestSecuritySASL(t *testing.T) {
 	} {
 		t.Run(tc.mechanism, func(t *testing.T) {
 			name := uniqueName("sasl-" + strings.ToLower(tc.mechanism))
-			wrong := provider("", addr, tls+saslBlock(tc.mechanism, tc.user, "wrong-"+tc.password)) + boundaryRead(name)
+			wrong := provider(addr, tls+saslBlock(tc.mechanism, tc.user, "wrong-"+tc.password)) + boundaryRead(name)
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.Factories,
 				Steps: []resource.TestStep{
 					{Config: wrong, PlanOnly: true, ExpectError: regexp.MustCompile(`Kafka Authentication Failed`)},
 					{
-						Config: provider("", addr, tls+saslBlock(tc.mechanism, tc.user, tc.password)) + controlTopic("c", "", name),
+						Config: provider(addr, tls+saslBlock(tc.mechanism, tc.user, tc.password)) + controlTopic("c", name),
 						Check:  topicExists(env, t, name),
 					},
 				},
@@ -238,7 +230,7 @@ func TestSecurityACLRefusesBeforeCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	config := provider("", env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"),
+	config := provider(env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"),
 		tlsBlock(env.get(t, "KAFKA_CA_PEM"))+saslBlock("SCRAM-SHA-512", env.get(t, "KAFKA_LIMITED_USER"), env.get(t, "KAFKA_LIMITED_PASSWORD"))) +
 		fmt.Sprintf("resource \"flinkagents_cleanup_boundary\" \"b\" {\n  control_topic = %q\n  action_state_topic = %q\n  plan_json = <<-EOT\n%sEOT\n}\n",
 			control, data, plan.File())
@@ -331,24 +323,28 @@ func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
 	t.Setenv("TF_VAR_oauth_token", token)
 	vars := "variable \"sasl_password\" {\n  sensitive = true\n}\nvariable \"key_pem\" {\n  sensitive = true\n}\nvariable \"oauth_token\" {\n  sensitive = true\n}\n"
 	ca := env.get(t, "KAFKA_CA_PEM")
-	scram := provider("", env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"), tlsBlock(ca)+
+	scram := provider(env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"), tlsBlock(ca)+
 		fmt.Sprintf("  sasl {\n    mechanism = \"SCRAM-SHA-512\"\n    username = %q\n    password = var.sasl_password\n  }\n", env.get(t, "KAFKA_SCRAM_USER")))
-	mtls := provider("mtls", env.get(t, "KAFKA_BOOTSTRAP_SSL"),
+	mtls := provider(env.get(t, "KAFKA_BOOTSTRAP_SSL"),
 		fmt.Sprintf("  tls {\n    ca_pem = %q\n    cert_pem = %q\n    key_pem = var.key_pem\n  }\n", ca, certPEM))
-	oauth := provider("oauth", env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"), tlsBlock(ca)+
+	oauth := provider(env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"), tlsBlock(ca)+
 		"  sasl {\n    mechanism = \"OAUTHBEARER\"\n    token = var.oauth_token\n  }\n")
-	n1, n2, n3 := uniqueName("secrets-scram"), uniqueName("secrets-mtls"), uniqueName("secrets-oauth")
-	both := vars + scram + mtls + controlTopic("scram", "", n1) + controlTopic("mtls", "flinkagents.mtls", n2)
+	nScram, nMTLS := uniqueName("secrets-scram"), uniqueName("secrets-mtls")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
+		// One provider configuration per step, no aliases: served
+		// in-process, every alias of the provider is the same instance and
+		// the last ConfigureProvider wins.
 		Steps: []resource.TestStep{
-			{Config: both, Check: resource.ComposeTestCheckFunc(topicExists(env, t, n1), topicExists(env, t, n2))},
 			{
-				// The listener does not offer OAUTHBEARER: the token is
-				// sent in the handshake attempt and refused.
-				Config:      both + oauth + controlTopic("oauth", "flinkagents.oauth", n3),
+				// The listener does not offer OAUTHBEARER, but the token
+				// has crossed Terraform into the provider by then.
+				Config:      vars + oauth + boundaryRead(nScram),
+				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`SASL Mechanism Not Enabled`),
 			},
+			{Config: vars + scram + controlTopic("scram", nScram), Check: topicExists(env, t, nScram)},
+			{Config: vars + mtls + controlTopic("mtls", nMTLS), Check: topicExists(env, t, nMTLS)},
 		},
 	})
 
