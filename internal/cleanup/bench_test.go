@@ -88,7 +88,7 @@ func BenchmarkReplayControlLog(b *testing.B) {
 // fillControlLog writes n/2 advancing plans on 8 partitions, each as
 // COMMITTED then APPLIED, in large batches.
 func fillControlLog(b *testing.B, c *kfake.Cluster, n int) {
-	e := &env{t: b, cluster: c, parts: 8, topicID: "q1Yw3mZ7QGu3c8m0b7o5Zg"}
+	e := &env{t: b, cluster: c, brokers: c.ListenAddrs(), parts: 8, topicID: "q1Yw3mZ7QGu3c8m0b7o5Zg", data: dataTopic, control: controlTopic}
 	k := e.newClient()
 	ctx := context.Background()
 	for i := 0; i < n/2; i++ {

@@ -3,6 +3,8 @@ package cleanup
 import (
 	"context"
 	"fmt"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,10 +25,14 @@ const (
 // and a control topic, cleaned up by the test.
 type env struct {
 	t       testing.TB
-	cluster *kfake.Cluster
+	cluster *kfake.Cluster // nil on an external broker
+	brokers []string
 	kafka   *kafkaops.Client
 	topicID string
 	parts   int32
+	// data and control are the topic names: the constants on kfake,
+	// unique names on a shared external broker.
+	data, control string
 }
 
 func newEnv(t testing.TB, partitions int32, recordsPerPartition int) *env {
@@ -36,26 +42,45 @@ func newEnv(t testing.TB, partitions int32, recordsPerPartition int) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	e := &env{t: t, cluster: c, parts: partitions}
-	k := e.newClient()
-	e.kafka = k
+	e := &env{t: t, cluster: c, brokers: c.ListenAddrs(), parts: partitions, data: dataTopic, control: controlTopic}
+	e.setup(recordsPerPartition)
+	return e
+}
+
+// newEnvAnyBroker is newEnv on the broker named by KAFKA_BOOTSTRAP_SERVERS
+// when set (CI's real Apache Kafka), with unique topic names; for tests
+// that need no kfake fault injection.
+func newEnvAnyBroker(t testing.TB, partitions int32, recordsPerPartition int) *env {
+	t.Helper()
+	bs := os.Getenv("KAFKA_BOOTSTRAP_SERVERS")
+	if bs == "" {
+		return newEnv(t, partitions, recordsPerPartition)
+	}
+	suffix := fmt.Sprintf("-%d", time.Now().UnixNano())
+	e := &env{t: t, brokers: strings.Split(bs, ","), parts: partitions, data: dataTopic + suffix, control: controlTopic + suffix}
+	e.setup(recordsPerPartition)
+	return e
+}
+
+func (e *env) setup(recordsPerPartition int) {
+	e.t.Helper()
+	e.kafka = e.newClient()
 	ctx := context.Background()
-	id, err := k.CreateTopic(ctx, dataTopic, partitions, 1, DataTopicSettings)
+	id, err := e.kafka.CreateTopic(ctx, e.data, e.parts, 1, DataTopicSettings)
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
 	e.topicID = id.String()
-	if _, err := k.CreateTopic(ctx, controlTopic, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"}); err != nil {
-		t.Fatal(err)
+	if _, err := e.kafka.CreateTopic(ctx, e.control, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"}); err != nil {
+		e.t.Fatal(err)
 	}
 	e.produce(recordsPerPartition)
-	return e
 }
 
 // newClient connects a new kafkaops client to the env's broker.
 func (e *env) newClient() *kafkaops.Client {
 	e.t.Helper()
-	k, err := kafkaops.New(kafkaops.Config{Brokers: e.cluster.ListenAddrs(), Timeout: 3 * time.Second})
+	k, err := kafkaops.New(kafkaops.Config{Brokers: e.brokers, Timeout: 20 * time.Second})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -69,7 +94,7 @@ func (e *env) produce(n int) {
 	if n == 0 {
 		return
 	}
-	cl, err := kgo.NewClient(kgo.SeedBrokers(e.cluster.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(e.brokers...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -77,7 +102,7 @@ func (e *env) produce(n int) {
 	var recs []*kgo.Record
 	for p := range e.parts {
 		for i := range n {
-			recs = append(recs, &kgo.Record{Topic: dataTopic, Partition: p,
+			recs = append(recs, &kgo.Record{Topic: e.data, Partition: p,
 				Key: fmt.Appendf(nil, "key-%d-%d", p, i), Value: fmt.Appendf(nil, "action-state-%d-%d", p, i)})
 		}
 	}
@@ -93,7 +118,7 @@ func (e *env) plan(source string, offset func(p int32) int64) cleanupplan.Plan {
 	for p := range e.parts {
 		offs[p] = offset(p)
 	}
-	pl, err := cleanupplan.New(source, dataTopic, e.topicID, offs)
+	pl, err := cleanupplan.New(source, e.data, e.topicID, offs)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -102,7 +127,7 @@ func (e *env) plan(source string, offset func(p int32) int64) cleanupplan.Plan {
 
 func (e *env) startOffsets() map[int32]int64 {
 	e.t.Helper()
-	s, err := e.kafka.StartOffsets(context.Background(), dataTopic)
+	s, err := e.kafka.StartOffsets(context.Background(), e.data)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -111,7 +136,7 @@ func (e *env) startOffsets() map[int32]int64 {
 
 func (e *env) history() *cleanupplan.Log {
 	e.t.Helper()
-	log, err := History(context.Background(), e.kafka, controlTopic)
+	log, err := History(context.Background(), e.kafka, e.control)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -120,7 +145,7 @@ func (e *env) history() *cleanupplan.Log {
 
 func (e *env) controlEnd() int64 {
 	e.t.Helper()
-	ends, err := e.kafka.EndOffsets(context.Background(), controlTopic)
+	ends, err := e.kafka.EndOffsets(context.Background(), e.control)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -145,7 +170,7 @@ func newSpy(e *env) *invariantSpy {
 	s := &invariantSpy{Kafka: e.kafka, t: e.t, durable: cleanupplan.Offsets{}}
 	// A history the coordinator must refuse contributes nothing: starting
 	// from less makes the check stricter.
-	if log, err := History(context.Background(), e.kafka, controlTopic); err == nil {
+	if log, err := History(context.Background(), e.kafka, e.control); err == nil {
 		for _, op := range log.Operations() {
 			s.raise(op.Plan.Offsets)
 		}

@@ -66,7 +66,7 @@ func TestConcurrentAppliesCannotCorruptHistory(t *testing.T) {
 }
 
 func raceTwoAppliers(t *testing.T, atAppend bool) {
-	e := newEnv(t, 2, 20)
+	e := newEnvAnyBroker(t, 2, 20)
 	ctx := context.Background()
 	a := e.plan("chk-a", func(p int32) int64 { return []int64{10, 5}[p] })
 	b := e.plan("chk-b", func(p int32) int64 { return []int64{5, 10}[p] })
@@ -77,12 +77,12 @@ func raceTwoAppliers(t *testing.T, atAppend bool) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		_, errA = Apply(ctx, slow, Request{Plan: a, ControlTopic: controlTopic})
+		_, errA = Apply(ctx, slow, Request{Plan: a, ControlTopic: e.control})
 	}()
 	<-slow.begun
 	// A has opened its transaction and is about to validate; B runs to
 	// completion in between, fencing A.
-	if _, err := Apply(ctx, e.newClient(), Request{Plan: b, ControlTopic: controlTopic}); err != nil {
+	if _, err := Apply(ctx, e.newClient(), Request{Plan: b, ControlTopic: e.control}); err != nil {
 		t.Fatalf("the newer applier failed: %v", err)
 	}
 	close(slow.release)
@@ -110,7 +110,7 @@ func raceTwoAppliers(t *testing.T, atAppend bool) {
 		t.Fatalf("start offsets = %v", s)
 	}
 	// The loser, re-run, is refused at once: it does not advance B.
-	if _, err := Apply(ctx, e.newClient(), Request{Plan: a, ControlTopic: controlTopic}); !errors.Is(err, cleanupplan.ErrBackwardMove) {
+	if _, err := Apply(ctx, e.newClient(), Request{Plan: a, ControlTopic: e.control}); !errors.Is(err, cleanupplan.ErrBackwardMove) {
 		t.Fatalf("re-running the crossing plan: %v", err)
 	}
 }
@@ -119,7 +119,7 @@ func raceTwoAppliers(t *testing.T, atAppend bool) {
 // the history stays a chain.
 func TestRacingAppliesKeepAChain(t *testing.T) {
 	for round := range 8 {
-		e := newEnv(t, 2, 20)
+		e := newEnvAnyBroker(t, 2, 20)
 		ctx := context.Background()
 		plans := []cleanupplan.Plan{
 			e.plan("chk-a", func(p int32) int64 { return []int64{10, 5}[p] }),
@@ -131,7 +131,7 @@ func TestRacingAppliesKeepAChain(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, _ = Apply(ctx, e.newClient(), Request{Plan: p, ControlTopic: controlTopic})
+				_, _ = Apply(ctx, e.newClient(), Request{Plan: p, ControlTopic: e.control})
 			}()
 		}
 		wg.Wait()
