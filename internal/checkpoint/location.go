@@ -51,10 +51,18 @@ func normalizePath(p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("%w: empty checkpoint path", ErrNotFound)
 	}
-	rest, ok := strings.CutPrefix(p, "file:")
-	if !ok {
+	if !strings.HasPrefix(p, "file:") {
 		return p, nil
 	}
+	return FileURIPath(p)
+}
+
+// FileURIPath returns the local path of a file: URI in any of the forms
+// Flink writes (file:/x, file:///x, file://localhost/x); other hosts and
+// relative paths are refused.
+func FileURIPath(uri string) (string, error) {
+	p := uri
+	rest, _ := strings.CutPrefix(p, "file:")
 	if host, ok := strings.CutPrefix(rest, "//"); ok {
 		i := strings.IndexByte(host, '/')
 		if i < 0 {

@@ -3,6 +3,8 @@ package checkpointstore
 import (
 	"fmt"
 	"strings"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 )
 
 // store is the kind of storage a path names.
@@ -70,7 +72,7 @@ func parse(p string) (object, error) {
 		return object{}, fmt.Errorf("%w %q in %q; supported are %s", ErrUnsupportedScheme, scheme, p, supportedSchemes)
 	}
 	if st == storeLocal {
-		local, err := localFromFileURI(p, rest)
+		local, err := checkpoint.FileURIPath("file:" + rest)
 		return object{store: storeLocal, uri: p, local: local}, err
 	}
 	authority, ok := strings.CutPrefix(rest, "//")
@@ -130,21 +132,3 @@ func splitScheme(p string) (scheme, rest string, ok bool) {
 	return p[:i], p[i+1:], true
 }
 
-// localFromFileURI accepts Flink's forms file:/x, file:///x and
-// file://localhost/x, as the checkpoint reader does for the pointer.
-func localFromFileURI(p, rest string) (string, error) {
-	if host, ok := strings.CutPrefix(rest, "//"); ok {
-		i := strings.IndexByte(host, '/')
-		if i < 0 {
-			return "", fmt.Errorf("file URI %q has no path", p)
-		}
-		if h := host[:i]; h != "" && h != "localhost" {
-			return "", fmt.Errorf("file URI %q names host %q; only local files are supported", p, h)
-		}
-		rest = host[i:]
-	}
-	if !strings.HasPrefix(rest, "/") {
-		return "", fmt.Errorf("file URI %q is not absolute", p)
-	}
-	return rest, nil
-}
