@@ -3,7 +3,6 @@ package interop_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -150,32 +149,12 @@ func kafkaEnv(t *testing.T) (*kafkaops.Client, string, string, cleanupplan.Plan)
 	if _, err := k.CreateTopic(ctx, control, 1, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
 		t.Fatal(err)
 	}
-	// A real broker answers CreateTopics once the controller committed the
-	// topic; its own metadata can lag behind for a moment.
-	waitForTopics(t, k, data, control)
 	p, err := cleanupplan.New("file:/checkpoints/interop/chk-1", data, id.String(), cleanupplan.Offsets{0: 0, 1: 0, 2: 0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("INTEROP_BOOTSTRAP", brokers)
 	return k, brokers, control, p
-}
-
-func waitForTopics(t *testing.T, k *kafkaops.Client, names ...string) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for _, name := range names {
-		for {
-			_, err := k.DescribeTopic(context.Background(), name)
-			if err == nil {
-				break
-			}
-			if !errors.Is(err, kafkaops.ErrTopicNotFound) || time.Now().After(deadline) {
-				t.Fatalf("topic %s created but not visible: %v", name, err)
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
 }
 
 // javaKafka runs a Kafka command of the interop CLI on the listener the

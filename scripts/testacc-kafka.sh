@@ -145,8 +145,7 @@ if wants cluster; then
   started_cluster=0
 fi
 
-# shellcheck source=/dev/null
-version=$(sed -n 's/^export KAFKA_VERSION=//p' "$single/env.sh" "$cluster/env.sh" 2>/dev/null | head -1)
+version=$(cat "$single/env.sh" "$cluster/env.sh" 2>/dev/null | sed -n 's/^export KAFKA_VERSION=//p' | head -1 || true)
 echo
 echo "=== testacc-kafka summary (Apache Kafka ${version:-?}, $(nproc) cores)"
 printf '  %s\n' "${summary[@]}"

@@ -80,9 +80,8 @@ func uniqueName(prefix string) string {
 	return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
 }
 
-// createTopic creates a topic and waits until the broker's metadata shows
-// it: CreateTopics is answered once the controller committed the topic,
-// and a broker's metadata can lag a moment behind.
+// createTopic creates a topic and waits until every partition has a
+// leader, so that producing right away does not race the election.
 func createTopic(t *testing.T, ops *kafkaops.Client, name string, partitions int32, rf int16, configs map[string]string) string {
 	t.Helper()
 	ctx := context.Background()
