@@ -131,4 +131,3 @@ func splitScheme(p string) (scheme, rest string, ok bool) {
 	}
 	return p[:i], p[i+1:], true
 }
-

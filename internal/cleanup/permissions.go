@@ -30,6 +30,6 @@ func checkPermissions(data, control kafkaops.Topic) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: the principal lacks %s. Grant these ACLs and retry; nothing was written or deleted",
-		ErrNotAuthorized, strings.Join(missing, ", "))
+	return fmt.Errorf("%w: the principal lacks %s. Grant these ACLs (and WRITE and DESCRIBE on the transactional ID %q) and retry; nothing was written or deleted",
+		ErrNotAuthorized, strings.Join(missing, ", "), kafkaops.TransactionalID(control.Name))
 }

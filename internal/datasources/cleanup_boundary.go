@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
@@ -80,7 +79,7 @@ func (d *cleanupBoundaryDataSource) Read(ctx context.Context, req datasource.Rea
 	}
 	log, err := cleanup.History(ctx, kafka, control)
 	if err != nil {
-		resp.Diagnostics.Append(diag.FromCleanupError(op, err))
+		resp.Diagnostics.Append(d.clients.CleanupDiag(op, err))
 		return
 	}
 	ops := log.Operations()

@@ -54,7 +54,7 @@ var cleanupRefusals = []struct {
 		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
 		"Nothing was written or deleted. Grant the ACLs named above to the principal Terraform uses (DeleteRecords needs DELETE on the action-state topic; " +
-			"the control topic needs READ and WRITE), then plan again."},
+			"the control topic needs READ and WRITE; the transactional ID flinkagents-cleanup-<control topic> needs WRITE and DESCRIBE), then plan again."},
 	{kafkaops.ErrFenced, "Another Apply Of This Control Topic Is Running",
 		"Another Terraform run (or workspace) started applying a boundary to the same control topic after this one, so Kafka fenced this one's transaction; " +
 			"its records are aborted and nothing below a new boundary was deleted by it. Wait for the other run, then plan again: the plan will show the boundary it recorded."},
@@ -66,10 +66,16 @@ var cleanupRefusals = []struct {
 // protocol refusals get their own summary and advice, anything else is
 // classified as a Kafka error.
 func FromCleanupError(op string, err error) fwdiag.Diagnostic {
+	return FromCleanupErrorVia(op, err, "")
+}
+
+// FromCleanupErrorVia is FromCleanupError naming the connection (see
+// FromKafkaErrorVia).
+func FromCleanupErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
 	for _, r := range cleanupRefusals {
 		if errors.Is(err, r.err) {
 			return fwdiag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
 		}
 	}
-	return FromKafkaError(op, err)
+	return FromKafkaErrorVia(op, err, conn)
 }

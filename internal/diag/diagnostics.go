@@ -146,7 +146,7 @@ func NotAuthorized(op string, err error) fwdiag.Diagnostic {
 		detail(op+", the broker refused the request for lack of permission",
 			"Grant the provider's principal the ACL the error names (for cleanup: Describe and "+
 				"DescribeConfigs on the topics, Read and Write on the control topic, Delete on the "+
-				"data topic), then re-run.", err))
+				"data topic, Write and Describe on the transactional ID flinkagents-cleanup-<control topic>), then re-run.", err))
 }
 
 // ProviderConfigIncomplete reports a provider block that cannot produce a
@@ -171,6 +171,28 @@ func Unexpected(op string, err error) fwdiag.Diagnostic {
 // op completes "While ...", for example "reading the control topic
 // \"orders-cleanup\"".
 func FromKafkaError(op string, err error) fwdiag.Diagnostic {
+	return FromKafkaErrorVia(op, err, "")
+}
+
+// FromKafkaErrorVia is FromKafkaError for a client whose connection is
+// described by conn (brokers, TLS, SASL mechanism and user): TLS, SASL and
+// connection failures then name it, so the operator sees which listener
+// and which identity failed.
+func FromKafkaErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
+	d := classifyKafkaError(op, err)
+	if conn == "" {
+		return d
+	}
+	switch d.Summary() {
+	case "Broker Certificate Not Trusted", "Broker Certificate Name Mismatch", "Client Certificate Rejected",
+		"TLS Handshake Failed", "Kafka Connection Rejected", "Kafka Authentication Failed", "SASL Mechanism Not Enabled",
+		"Kafka Unreachable", "Kafka Authorization Failed":
+		return fwdiag.NewErrorDiagnostic(d.Summary(), d.Detail()+"\n\nConnection: "+conn+".")
+	}
+	return d
+}
+
+func classifyKafkaError(op string, err error) fwdiag.Diagnostic {
 	var (
 		unknownCA      x509.UnknownAuthorityError
 		hostname       x509.HostnameError

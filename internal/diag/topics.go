@@ -28,11 +28,11 @@ func TopicShapeChange(attr, topic string, old, planned int64) fwdiag.Diagnostic 
 
 // TopicCreateFailed explains a failed creation, with the import hint when
 // the topic already exists.
-func TopicCreateFailed(op, resourceType, name string, err error) fwdiag.Diagnostic {
+func TopicCreateFailed(op, resourceType, name string, err error, conn string) fwdiag.Diagnostic {
 	if errors.Is(err, kerr.TopicAlreadyExists) {
 		return fwdiag.NewErrorDiagnostic("Topic Already Exists",
 			detail(op, fmt.Sprintf("The topic exists but is not in Terraform state. Adopt it instead of creating it:\n\n"+
 				"  terraform import %s.<name> %s\n\nor an import block with id = %q.", resourceType, name, name), err))
 	}
-	return FromKafkaError(op, err)
+	return FromKafkaErrorVia(op, err, conn)
 }

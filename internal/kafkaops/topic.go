@@ -9,6 +9,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // Topic is what the protocol needs to know about a topic's identity.
@@ -94,23 +95,51 @@ func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32,
 	return id, c.awaitTopic(ctx, name)
 }
 
-// awaitTopic waits, within the per-operation timeout, until metadata shows
-// the topic. It holds no in-flight slot while it waits (each DescribeTopic
-// takes its own).
+// awaitTopic waits, within the per-operation timeout, until every broker's
+// metadata shows the topic: the next request may go to any of them, and a
+// broker that has not caught up answers UNKNOWN_TOPIC_OR_PARTITION for a
+// topic that exists (seen on a three-node Apache Kafka 4.4 cluster). It
+// holds no in-flight slot while it waits.
 func (c *Client) awaitTopic(ctx context.Context, name string) error {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	var last error
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
-		_, err := c.DescribeTopic(ctx, name)
-		if !errors.Is(err, ErrTopicNotFound) {
-			return err
+		if last = c.visibleEverywhere(ctx, name); last == nil {
+			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return opErr("create topic", name, fmt.Errorf("created, but not visible in the cluster's metadata within %v: %w", c.cfg.Timeout, err))
+			return opErr("create topic", name, fmt.Errorf("created, but not visible in every broker's metadata within %v: %w", c.cfg.Timeout, last))
 		case <-time.After(wait):
 		}
 	}
+}
+
+// visibleEverywhere asks each broker directly whether it knows the topic.
+func (c *Client) visibleEverywhere(ctx context.Context, name string) error {
+	brokers, err := c.admin.ListBrokers(ctx)
+	if err != nil {
+		return err
+	}
+	for _, b := range brokers {
+		req := kmsg.NewPtrMetadataRequest()
+		rt := kmsg.NewMetadataRequestTopic()
+		rt.Topic = kmsg.StringPtr(name)
+		req.Topics = append(req.Topics, rt)
+		req.IncludeTopicAuthorizedOperations = true // the same question DescribeTopic asks
+		resp, err := req.RequestWith(ctx, c.kgo.Broker(int(b.NodeID)))
+		if err != nil {
+			return fmt.Errorf("broker %d: %w", b.NodeID, err)
+		}
+		if len(resp.Topics) != 1 {
+			return fmt.Errorf("broker %d did not answer for the topic", b.NodeID)
+		}
+		if err := kerr.ErrorForCode(resp.Topics[0].ErrorCode); err != nil {
+			return fmt.Errorf("broker %d: %w", b.NodeID, err)
+		}
+	}
+	return nil
 }
 
 func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {

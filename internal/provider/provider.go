@@ -197,6 +197,7 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 		"timeout":           timeout.String(),
 		"coalesce_window":   coalesceWindow.String(),
 	})
+	conn := describeConnection(brokers, tlsConfig != nil, mechanismName(mechanism), saslUser(ctx, config.SASL))
 	p.share(resp, providerdata.New(brokers, func(ctx context.Context) (*kafkaops.Client, error) {
 		return kafkaops.New(kafkaops.Config{
 			Brokers:  brokers,
@@ -208,7 +209,25 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 
 			CoalesceWindow: coalesceWindow,
 		})
-	}))
+	}).WithConnection(conn))
+}
+
+// describeConnection says, for diagnostics, how the provider connects:
+// which brokers, over what, as whom. Never a secret.
+func describeConnection(brokers []string, tls bool, mechanism, user string) string {
+	desc := strings.Join(brokers, ", ")
+	if tls {
+		desc += " over TLS"
+	} else {
+		desc += " in plaintext"
+	}
+	if mechanism != "none" {
+		desc += " with SASL " + mechanism
+		if user != "" {
+			desc += fmt.Sprintf(" as user %q", user)
+		}
+	}
+	return desc
 }
 
 func (p *flinkAgentsProvider) share(resp *provider.ConfigureResponse, clients *providerdata.Clients) {

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/twmb/franz-go/pkg/sasl"
 	awssasl "github.com/twmb/franz-go/pkg/sasl/aws"
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
@@ -174,4 +175,16 @@ func mechanismName(m sasl.Mechanism) string {
 		return "none"
 	}
 	return m.Name()
+}
+
+// saslUser is the configured SASL user name, for diagnostics ("" when none).
+func saslUser(ctx context.Context, obj types.Object) string {
+	if obj.IsNull() || obj.IsUnknown() {
+		return ""
+	}
+	var m saslModel
+	if diags := obj.As(ctx, &m, basetypes.ObjectAsOptions{}); diags.HasError() {
+		return ""
+	}
+	return m.Username.ValueString()
 }

@@ -248,9 +248,9 @@ func (r *actionStateTopicResource) read(ctx context.Context, kafka *kafkaops.Cli
 	t, cfg, err := describeWithConfigs(ctx, kafka, name)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
-			return true, fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+			return true, fwdiag.Diagnostics{r.clients.KafkaDiag(op, err)}
 		}
-		return false, fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+		return false, fwdiag.Diagnostics{r.clients.KafkaDiag(op, err)}
 	}
 	m.ID = types.StringValue(name)
 	m.TopicID = types.StringValue(t.ID.String())

@@ -19,7 +19,6 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
@@ -201,7 +200,7 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 		return
 	}
 	if err != nil {
-		diags.Append(diag.FromCleanupError(op, err))
+		diags.Append(r.clients.CleanupDiag(op, err))
 		return
 	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
@@ -244,7 +243,7 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(diag.FromCleanupError(op, err))
+		resp.Diagnostics.Append(r.clients.CleanupDiag(op, err))
 		return
 	}
 	if state.PlanJSON.IsNull() {
@@ -318,7 +317,7 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 		},
 	})
 	if err != nil {
-		diags.Append(diag.FromCleanupError(op, err))
+		diags.Append(r.clients.CleanupDiag(op, err))
 		return
 	}
 	for _, rg := range res.Deleted {

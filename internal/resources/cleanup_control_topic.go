@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 )
@@ -231,7 +230,7 @@ func (r *controlTopicResource) read(ctx context.Context, kafka *kafkaops.Client,
 	name := m.Name.ValueString()
 	t, cfg, err := describeWithConfigs(ctx, kafka, name)
 	if err != nil {
-		return errors.Is(err, kafkaops.ErrTopicNotFound), fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+		return errors.Is(err, kafkaops.ErrTopicNotFound), fwdiag.Diagnostics{r.clients.KafkaDiag(op, err)}
 	}
 	if len(t.Partitions) != 1 {
 		diags.AddError("Control Topic Has Several Partitions",

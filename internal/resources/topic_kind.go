@@ -35,7 +35,7 @@ func (k topicKind) create(ctx context.Context, clients *providerdata.Clients, na
 	}
 	maps.Copy(cfg, k.enforced)
 	if _, err := kafka.CreateTopic(ctx, name, partitions, rf, cfg); err != nil {
-		diags.Append(diag.TopicCreateFailed(op, k.resourceType, name, err))
+		diags.Append(diag.TopicCreateFailed(op, k.resourceType, name, err, clients.Connection()))
 	}
 	return kafka, op, diags
 }
@@ -55,7 +55,7 @@ func (k topicKind) alter(ctx context.Context, clients *providerdata.Clients, nam
 	set, remove := configChanges(oldCfg, newCfg)
 	maps.Copy(set, k.enforced)
 	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
-		diags.Append(diag.FromKafkaError(op, err))
+		diags.Append(clients.KafkaDiag(op, err))
 	}
 	return kafka, op, diags
 }
@@ -93,7 +93,7 @@ func (k topicKind) delete(ctx context.Context, clients *providerdata.Clients, na
 		return diags
 	}
 	if err := kafka.DeleteTopic(ctx, name); err != nil {
-		diags.Append(diag.FromKafkaError(op, err))
+		diags.Append(clients.KafkaDiag(op, err))
 	}
 	return diags
 }

@@ -45,6 +45,7 @@ import (
 type Clients struct {
 	brokers []string
 	build   func(context.Context) (*kafkaops.Client, error)
+	conn    string // how the client connects, for diagnostics; no secrets
 
 	once  sync.Once
 	kafka *kafkaops.Client
@@ -95,6 +96,27 @@ func FromProviderData(data any) (*Clients, fwdiag.Diagnostics) {
 	return clients, nil
 }
 
+// WithConnection records a description of how the client connects
+// (brokers, TLS, SASL mechanism and user; never a secret) for diagnostics.
+func (c *Clients) WithConnection(desc string) *Clients {
+	c.conn = desc
+	return c
+}
+
+// KafkaDiag turns a Kafka error into a diagnostic naming this connection
+// when the failure is about reaching or authenticating to the brokers.
+func (c *Clients) KafkaDiag(op string, err error) fwdiag.Diagnostic {
+	return diag.FromKafkaErrorVia(op, err, c.conn)
+}
+
+// CleanupDiag is KafkaDiag for errors of the cleanup core.
+func (c *Clients) CleanupDiag(op string, err error) fwdiag.Diagnostic {
+	return diag.FromCleanupErrorVia(op, err, c.conn)
+}
+
+// Connection is the description given to WithConnection.
+func (c *Clients) Connection() string { return c.conn }
+
 // Brokers returns the bootstrap servers the client uses, for messages.
 func (c *Clients) Brokers() []string { return c.brokers }
 
@@ -116,7 +138,7 @@ func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client,
 	if errors.As(err, &unavailable) {
 		return nil, fwdiag.Diagnostics{diag.ProviderConfigIncomplete(op, unavailable.Reason)}
 	}
-	return nil, fwdiag.Diagnostics{diag.FromKafkaError(op, err)}
+	return nil, fwdiag.Diagnostics{diag.FromKafkaErrorVia(op, err, c.conn)}
 }
 
 // Close releases the client if one was built. Terraform ends the provider
