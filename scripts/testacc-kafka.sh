@@ -6,6 +6,7 @@
 #
 # Passes (each a separate `go test` run; all run even when one fails):
 #   plaintext  acceptance + interop on the PLAINTEXT listener
+#   races      internal/cleanup concurrent-apply tests (transactional fencing)
 #   scram-512  the same on SASL_SSL, SCRAM-SHA-512, tls { ca_pem }
 #   mtls       the same on SSL with a client certificate
 #   security   internal/realkafka (-tags realkafka): TLS, SASL, ACLs, secrets
@@ -21,7 +22,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 "$root/scripts/require-tools.sh" go terraform java mvn openssl keytool
 
-passes=${TESTACC_KAFKA_PASSES:-"plaintext scram-512 mtls security cluster"}
+passes=${TESTACC_KAFKA_PASSES:-"plaintext races scram-512 mtls security cluster"}
 gotest=${GOTEST:-go test}
 jar="$root/interop/java/target/flinkagents-interop.jar"
 [[ -f $jar ]] || { echo "testacc-kafka: $jar missing: run 'make interop-jar' (make testacc-kafka does)" >&2; exit 1; }
@@ -73,6 +74,12 @@ acceptance() {
     ./internal/resources/... ./internal/datasources/... ./interop/...
 }
 
+# races: two and three appliers racing on one control topic, on the real
+# broker's transaction coordinator.
+races() {
+  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies' ./internal/cleanup/
+}
+
 # with_listener KIND CMD...: runs CMD with the env of one listener of the
 # single broker (from env.sh, sourced into this subshell only).
 with_listener() (
@@ -120,7 +127,7 @@ realkafka() {
 }
 
 total0=$SECONDS
-if wants plaintext || wants scram-512 || wants mtls || wants security; then
+if wants plaintext || wants races || wants scram-512 || wants mtls || wants security; then
   t0=$SECONDS
   started_single=1
   scripts/kafka/start-single.sh "$single" >"$work/start-single.log" 2>&1 ||
@@ -128,6 +135,9 @@ if wants plaintext || wants scram-512 || wants mtls || wants security; then
   summary+=("$(printf '%-10s up    %4ds' "broker" "$((SECONDS - t0))")")
   for kind in plaintext scram-512 mtls; do
     wants "$kind" && run "$kind" with_listener "$kind" acceptance
+    if [[ $kind == plaintext ]] && wants races; then
+      run races with_listener plaintext races
+    fi
   done
   wants security && run security realkafka 'TestSecurity' "$single/env.sh"
   scripts/kafka/stop.sh "$single" >/dev/null 2>&1 || true
