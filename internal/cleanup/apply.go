@@ -176,13 +176,14 @@ func (a *applier) commit(ctx context.Context) error {
 			return false, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
 		}
 		a.step("check offsets are available", nil)
-		if err := a.checkOffsetsAvailable(ctx); err != nil {
+		data, err := a.checkOffsetsAvailable(ctx)
+		if err != nil {
 			return false, err
 		}
 		if err := a.checkSettings(ctx); err != nil {
 			return false, err
 		}
-		if err := a.checkPermissions(ctx); err != nil {
+		if err := a.checkPermissions(ctx, data); err != nil {
 			return false, err
 		}
 		a.step("append COMMITTED", nil)
@@ -249,11 +250,9 @@ func covers(target, o cleanupplan.Offsets) bool {
 	return true
 }
 
-func (a *applier) checkPermissions(ctx context.Context) error {
-	data, err := a.k.DescribeTopic(ctx, a.plan.Topic)
-	if err != nil {
-		return err
-	}
+// checkPermissions takes the data topic as just described by the identity
+// check, so only the control topic needs asking.
+func (a *applier) checkPermissions(ctx context.Context, data kafkaops.Topic) error {
 	control, err := a.k.DescribeTopic(ctx, a.req.ControlTopic)
 	if err != nil {
 		return err
@@ -274,37 +273,33 @@ func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {
 
 // checkTopic re-verifies identity (topic ID, partition set) and settings.
 func (a *applier) checkTopic(ctx context.Context) error {
-	if err := a.checkIdentity(ctx); err != nil {
+	if _, err := CheckIdentity(ctx, a.k, a.plan); err != nil {
 		return err
 	}
 	return a.checkSettings(ctx)
 }
 
-func (a *applier) checkIdentity(ctx context.Context) error {
-	return CheckIdentity(ctx, a.k, a.plan)
-}
-
 // CheckIdentity verifies that the plan's topic exists with the plan's topic
-// ID and exactly the plan's partitions.
-func CheckIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) error {
+// ID and exactly the plan's partitions, and returns it as described.
+func CheckIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) (kafkaops.Topic, error) {
 	t, err := k.DescribeTopic(ctx, plan.Topic)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
-			return fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %w",
+			return t, fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %w",
 				ErrTopicIDChanged, plan.Topic, plan.ID(), plan.TopicID, err)
 		}
-		return err
+		return t, err
 	}
 	if got := t.ID.String(); got != plan.TopicID {
-		return fmt.Errorf("%w: topic %q now has ID %s but the plan was made for ID %s; the topic was deleted and recreated, so the plan's offsets do not describe it. Nothing was deleted",
+		return t, fmt.Errorf("%w: topic %q now has ID %s but the plan was made for ID %s; the topic was deleted and recreated, so the plan's offsets do not describe it. Nothing was deleted",
 			ErrTopicIDChanged, plan.Topic, got, plan.TopicID)
 	}
 	want := plan.Offsets.Partitions()
 	if !slices.Equal(t.Partitions, want) {
-		return fmt.Errorf("%w: topic %q has %d partitions %s but the plan covers %d; nothing was deleted",
+		return t, fmt.Errorf("%w: topic %q has %d partitions %s but the plan covers %d; nothing was deleted",
 			ErrPartitionSetChanged, plan.Topic, len(t.Partitions), shortList(t.Partitions), len(want))
 	}
-	return nil
+	return t, nil
 }
 
 func (a *applier) checkSettings(ctx context.Context) error {
@@ -317,23 +312,25 @@ func (a *applier) checkSettings(ctx context.Context) error {
 
 // checkOffsetsAvailable requires start <= plan[p] <= end for every
 // partition, with the topic's identity checked on both sides of the lookup
-// so the offsets are known to belong to the plan's topic incarnation.
-func (a *applier) checkOffsetsAvailable(ctx context.Context) error {
-	if err := a.checkIdentity(ctx); err != nil {
-		return err
+// so the offsets are known to belong to the plan's topic incarnation. It
+// returns the topic as the second identity check described it.
+func (a *applier) checkOffsetsAvailable(ctx context.Context) (kafkaops.Topic, error) {
+	if _, err := CheckIdentity(ctx, a.k, a.plan); err != nil {
+		return kafkaops.Topic{}, err
 	}
 	starts, err := a.k.StartOffsets(ctx, a.plan.Topic)
 	if err != nil {
-		return err
+		return kafkaops.Topic{}, err
 	}
 	ends, err := a.k.EndOffsets(ctx, a.plan.Topic)
 	if err != nil {
-		return err
+		return kafkaops.Topic{}, err
 	}
-	if err := a.checkIdentity(ctx); err != nil {
-		return err
+	t, err := CheckIdentity(ctx, a.k, a.plan)
+	if err != nil {
+		return t, err
 	}
-	return OffsetsAvailable(a.plan, starts, ends)
+	return t, OffsetsAvailable(a.plan, starts, ends)
 }
 
 // OffsetsAvailable checks each plan offset against [start, end].

@@ -38,7 +38,7 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 	} else if err := plan.AdvancesOrEquals(pv.Boundary); err != nil {
 		return pv, fmt.Errorf("control topic %q: %w", controlTopic, err)
 	}
-	if err := CheckIdentity(ctx, k, plan); err != nil {
+	if _, err := CheckIdentity(ctx, k, plan); err != nil {
 		return pv, err
 	}
 	starts, err := k.StartOffsets(ctx, plan.Topic)

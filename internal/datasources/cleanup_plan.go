@@ -20,7 +20,9 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
-var hexPattern = regexp.MustCompile(`^[0-9a-fA-F]{32}$`)
+// uidHashValidator accepts Flink's operator uid hash: 32 hex digits.
+var uidHashValidator = stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9a-fA-F]{32}$`),
+	"must be 32 hexadecimal digits (Flink's operator uid hash)")
 
 var (
 	_ datasource.DataSource                     = (*cleanupPlanDataSource)(nil)
@@ -55,7 +57,6 @@ func (d *cleanupPlanDataSource) Metadata(_ context.Context, req datasource.Metad
 }
 
 func (d *cleanupPlanDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	hex32 := stringvalidator.RegexMatches(hexPattern, "must be 32 hexadecimal digits (Flink's operator uid hash)")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A cleanup plan, derived natively from a Flink checkpoint or savepoint (no JVM), or parsed from a plan file " +
 			"written by the Java tool. Gives the same plan, plan ID and plan JSON bytes as the Java tool's `plan` command for the same path string.",
@@ -78,7 +79,7 @@ func (d *cleanupPlanDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"operator_uid_hash": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
-				Validators:          []validator.String{hex32},
+				Validators:          []validator.String{uidHashValidator},
 			},
 			"storage":                checkpointStorageAttribute(),
 			"plan_id":                schema.StringAttribute{Computed: true, MarkdownDescription: "The plan ID."},

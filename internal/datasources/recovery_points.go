@@ -103,7 +103,7 @@ func (d *recoveryPointsDataSource) Schema(_ context.Context, _ datasource.Schema
 			"operator_uid_hash": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
-				Validators:          []validator.String{stringvalidator.RegexMatches(hexPattern, "must be 32 hexadecimal digits (Flink's operator uid hash)")},
+				Validators:          []validator.String{uidHashValidator},
 			},
 			"storage": checkpointStorageAttribute(),
 			"ignore_unreadable": schema.BoolAttribute{

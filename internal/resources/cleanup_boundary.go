@@ -183,15 +183,13 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // exist yet (created in the same apply) leave the preview unknown.
 func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *fwdiag.Diagnostics) {
 	op := fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString())
-	kafka, d := r.clients.KafkaClient(ctx, op)
-	if d.HasError() {
-		// An unusable provider block (values unknown until apply) leaves
-		// the preview unknown; any other failure is reported.
-		var unavailable *providerdata.UnavailableError
-		if _, err := r.clients.Kafka(ctx); errors.As(err, &unavailable) {
-			return
-		}
-		diags.Append(d...)
+	kafka, err := r.clients.Kafka(ctx)
+	var unavailable *providerdata.UnavailableError
+	if errors.As(err, &unavailable) {
+		return // values unknown until apply: the preview stays unknown
+	}
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
 		return
 	}
 	pv, err := cleanup.PreviewApply(ctx, kafka, p, plan.ControlTopic.ValueString())
