@@ -155,7 +155,7 @@ func (e *env) controlEnd() int64 {
 // invariantSpy forwards every call to the real client and checks the
 // protocol's safety invariant on each DeleteRecords: no offset above what is
 // known to be durably COMMITTED. "Known durable" is what the control log held
-// when the spy was created plus every append the broker acknowledged: a
+// when the spy was created plus every transaction the broker committed: a
 // subset of what is truly durable, so the check is, if anything, stricter.
 type invariantSpy struct {
 	Kafka
@@ -182,20 +182,6 @@ func (s *invariantSpy) raise(o cleanupplan.Offsets) {
 	for p, off := range o {
 		s.durable[p] = max(s.durable[p], off)
 	}
-}
-
-func (s *invariantSpy) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
-	off, err := s.Kafka.AppendControl(ctx, topic, key, value)
-	if err == nil {
-		rec, derr := cleanupplan.DecodeRecord(key, value)
-		if derr != nil {
-			s.t.Errorf("coordinator appended an undecodable record: %v", derr)
-		}
-		s.mu.Lock()
-		s.raise(rec.Plan.Offsets)
-		s.mu.Unlock()
-	}
-	return off, err
 }
 
 // BeginControlTxn wraps the transaction so that its appends count as

@@ -19,7 +19,6 @@ type Kafka interface {
 	EndOffsets(ctx context.Context, topic string) (map[int32]int64, error)
 	DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error)
 	ReadControlLog(ctx context.Context, topic string, fn func(kafkaops.ControlRecord) error) (int64, error)
-	AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error)
 	BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error)
 }
 
