@@ -47,8 +47,8 @@ const (
 // killer wraps the coordinator's Kafka and kills the leader of one
 // partition (control or data) just before the chosen call: an append of a
 // COMMITTED record, DeleteRecords, or an append of an APPLIED record. It
-// recognises appends by decoding the record, so it does not depend on
-// whether the coordinator appends inside a transaction or not.
+// recognises appends (all inside control-topic transactions) by decoding
+// the record.
 type killer struct {
 	cleanup.Kafka
 	at    killPoint
@@ -75,11 +75,6 @@ func (k *killer) beforeAppend(ctx context.Context, key, value []byte) {
 	case cleanupplan.StatusApplied:
 		k.maybeKill(ctx, beforeAppliedMark)
 	}
-}
-
-func (k *killer) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
-	k.beforeAppend(ctx, key, value)
-	return k.Kafka.AppendControl(ctx, topic, key, value)
 }
 
 func (k *killer) BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error) {
