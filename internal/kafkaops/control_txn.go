@@ -23,6 +23,13 @@ func TransactionalID(controlTopic string) string {
 	return "flinkagents-cleanup-" + controlTopic
 }
 
+// ControlTxnTimeout is the transaction timeout of a control-topic append:
+// the longest a crashed applier can hold back the control partition's last
+// stable offset. The broker checks for expired transactions every
+// transaction.abort.timed.out.transaction.cleanup.interval.ms (10 s by
+// default), so an abandoned transaction is aborted within this plus that.
+const ControlTxnTimeout = 5 * time.Second
+
 // ControlTxn is one transaction on a control topic. Its records become
 // visible to read_committed readers (the runtime, ReadControlLog) only
 // when Commit returns; an aborted or fenced transaction leaves nothing a
@@ -38,10 +45,11 @@ type ControlTxn interface {
 }
 
 type controlTxn struct {
-	c     *Client
-	cl    *kgo.Client
-	topic string
-	last  int64 // offset of the last appended record, -1 when none
+	c      *Client
+	cl     *kgo.Client
+	topic  string
+	last   int64 // offset of the last appended record, -1 when none
+	closed bool  // cl was closed to give up on an unanswered append
 }
 
 // BeginControlTxn starts a transaction, first registering with the
@@ -54,10 +62,17 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	defer cancel()
 	opts := append(slices.Clone(c.opts),
 		kgo.TransactionalID(TransactionalID(topic)),
-		// A transaction spans one validate-and-append: a minute is ample,
-		// and an applier that dies mid-way blocks readers' end offset only
-		// that long before the coordinator aborts it.
-		kgo.TransactionTimeout(time.Minute),
+		// The coordinator's clock starts at the first append, and an
+		// append is followed at once by the commit: seconds are ample.
+		// While a transaction is open the partition's last stable offset
+		// stays behind it, so a Java-tool apply started then cannot see its
+		// own COMMITTED on re-read (and reports APPLIED without deleting);
+		// an applier killed mid-way holds that window open until this
+		// timeout, not Kafka's 60 s default.
+		kgo.TransactionTimeout(ControlTxnTimeout),
+		// Like the Java tool's batches: uncompressed, so every reader of
+		// the control topic decodes it without a compression codec.
+		kgo.ProducerBatchCompression(kgo.NoCompression()),
 		kgo.RequiredAcks(kgo.AllISRAcks()),
 		kgo.ProduceRequestTimeout(c.cfg.Timeout),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
@@ -86,21 +101,54 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 }
 
 func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
+	if t.closed {
+		return opErr("append control record", t.topic, errors.New("the transaction was abandoned after an unanswered append"))
+	}
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	rec := &kgo.Record{Topic: t.topic, Partition: controlPartition, Key: key, Value: value}
-	if err := t.cl.ProduceSync(ctx, rec).FirstErr(); err != nil {
-		return opErr("append control record", t.topic, fencedOr(err))
+	done := make(chan error, 1)
+	t.cl.Produce(ctx, rec, func(_ *kgo.Record, err error) { done <- err })
+	select {
+	case err := <-done:
+		if err != nil {
+			return opErr("append control record", t.topic, fencedOr(err))
+		}
+	case <-ctx.Done():
+		// franz-go never fails an idempotent batch that was sent and not
+		// answered, whatever the context says (failing it could reorder
+		// sequence numbers): with the broker gone, the append would wait
+		// for it forever. Closing the client fails it. The transaction
+		// stays open on the coordinator until ControlTxnTimeout aborts it,
+		// so nothing this append wrote becomes visible.
+		t.close()
+		<-done
+		return opErr("append control record", t.topic, fmt.Errorf(
+			"no acknowledgement from the control partition's leader (%w); the transaction was abandoned and the coordinator aborts it within %s, so nothing was recorded",
+			waitErr(ctx, start), ControlTxnTimeout))
 	}
 	t.last = rec.Offset
 	return nil
+}
+
+// close releases the transactional client once; Commit and Abort close it
+// too.
+func (t *controlTxn) close() {
+	if !t.closed {
+		t.closed = true
+		t.cl.Close()
+	}
 }
 
 // Commit waits for the partition's last stable offset to pass the records
 // because the coordinator writes commit markers after answering, and the
 // protocol re-reads the control log right after committing.
 func (t *controlTxn) Commit(ctx context.Context) error {
-	defer t.cl.Close()
+	if t.closed {
+		return opErr("commit control transaction", t.topic, errors.New("the transaction was abandoned after an unanswered append"))
+	}
+	defer t.close()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	if err := t.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
@@ -125,7 +173,10 @@ func (t *controlTxn) Commit(ctx context.Context) error {
 }
 
 func (t *controlTxn) Abort(ctx context.Context) {
-	defer t.cl.Close()
+	if t.closed {
+		return // the coordinator aborts it on its own (ControlTxnTimeout)
+	}
+	defer t.close()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	_ = t.cl.EndTransaction(ctx, kgo.TryAbort)

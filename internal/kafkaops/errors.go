@@ -1,9 +1,11 @@
 package kafkaops
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ErrTopicNotFound: the broker does not know the topic.
@@ -59,4 +61,16 @@ func opErr(op, topic string, err error) error {
 		return nil
 	}
 	return &OpError{Op: op, Topic: topic, Err: err}
+}
+
+// waitErr says why a wait that began at start ended: Terraform cancelled
+// the operation (Ctrl-C), or a deadline passed (the provider's timeout per
+// request, or the resource's timeouts block for the whole operation). It
+// wraps ctx.Err() so callers can still match the context error.
+func waitErr(ctx context.Context, start time.Time) error {
+	waited := time.Since(start).Round(time.Millisecond)
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return fmt.Errorf("cancelled after %s, Terraform was interrupted: %w", waited, ctx.Err())
+	}
+	return fmt.Errorf("no answer within %s: %w", waited, ctx.Err())
 }
