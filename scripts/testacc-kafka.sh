@@ -9,7 +9,8 @@
 #   races      internal/cleanup concurrent-apply tests (transactional fencing)
 #   scram-512  the same on SASL_SSL, SCRAM-SHA-512, tls { ca_pem }
 #   mtls       the same on SSL with a client certificate
-#   security   internal/realkafka (-tags realkafka): TLS, SASL, ACLs, secrets
+#   security   internal/realkafka (-tags realkafka): TLS, SASL, ACLs, secrets,
+#              a killed applier's transaction aborted, a frozen broker mid-commit
 #   cluster    internal/realkafka TestCluster*: leader kills during an apply
 #
 # Knobs: TESTACC_KAFKA_PASSES (space-separated subset of the names above,
@@ -139,7 +140,7 @@ if wants plaintext || wants races || wants scram-512 || wants mtls || wants secu
       run races with_listener plaintext races
     fi
   done
-  wants security && run security realkafka 'TestSecurity' "$single/env.sh"
+  wants security && run security realkafka 'TestSecurity|TestSingle' "$single/env.sh"
   scripts/kafka/stop.sh "$single" >/dev/null 2>&1 || true
   started_single=0
 fi
