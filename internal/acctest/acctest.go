@@ -44,11 +44,22 @@ type Env struct {
 // real Apache Kafka), otherwise a fresh kfake cluster closed by the test.
 // It requires the terraform CLI, failing (never skipping) without it.
 func New(t *testing.T) *Env {
+	return newEnv(t, os.Getenv("KAFKA_BOOTSTRAP_SERVERS"))
+}
+
+// NewInProcess always uses a fresh kfake cluster, for tests that inject
+// faults (a broker that stops answering) through kfake's control hooks.
+func NewInProcess(t *testing.T) *Env {
+	return newEnv(t, "")
+}
+
+func newEnv(t *testing.T, external string) *Env {
 	t.Helper()
 	requireTerraform(t)
-	e := &Env{t: t, ProviderExtra: os.Getenv("FLINKAGENTS_ACC_PROVIDER_HCL")}
-	if bs := os.Getenv("KAFKA_BOOTSTRAP_SERVERS"); bs != "" {
-		e.Brokers = strings.Split(bs, ",")
+	e := &Env{t: t}
+	if external != "" {
+		e.ProviderExtra = os.Getenv("FLINKAGENTS_ACC_PROVIDER_HCL")
+		e.Brokers = strings.Split(external, ",")
 	} else {
 		c, err := kfake.NewCluster(kfake.NumBrokers(1))
 		if err != nil {

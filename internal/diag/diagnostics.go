@@ -56,13 +56,23 @@ func KafkaUnreachable(op string, brokers []string, err error) fwdiag.Diagnostic 
 }
 
 // KafkaTimeout reports an operation that did not finish within the provider's
-// per-operation timeout.
+// per-request timeout or the resource's timeouts block.
 func KafkaTimeout(op string, err error) fwdiag.Diagnostic {
 	return fwdiag.NewErrorDiagnostic("Kafka Operation Timed Out",
-		detail(op+", the cluster did not answer within the provider's timeout",
-			"Check broker health and connectivity; if the cluster is only slow, raise the "+
-				"provider's timeout attribute (default \"30s\"). Re-running is safe: every "+
-				"operation of this provider converges when repeated.", err))
+		detail(op+", the cluster did not answer in time (the error below says what was awaited and for how long)",
+			"Check broker health and connectivity. If the cluster is only slow, raise the "+
+				"provider's timeout attribute (per request, default \"30s\") or the resource's timeouts "+
+				"block (the whole operation). Re-running is safe: every operation of this provider "+
+				"converges when repeated.", err))
+}
+
+// Cancelled reports an operation Terraform stopped (Ctrl-C, or a run
+// cancelled by its orchestrator) before it finished.
+func Cancelled(op string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Operation Cancelled",
+		detail(op+", Terraform cancelled the operation before it finished",
+			"Nothing is left half-done that the next run cannot finish: re-run terraform apply "+
+				"and it converges (a cleanup boundary already COMMITTED is resumed).", err))
 }
 
 // TLSConfigInvalid reports a TLS setting that cannot be used as written; attr
@@ -228,6 +238,8 @@ func classifyKafkaError(op string, err error) fwdiag.Diagnostic {
 		return NotAuthorized(op, err)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
 		return KafkaTimeout(op, err)
+	case errors.Is(err, context.Canceled):
+		return Cancelled(op, err)
 	case errors.As(err, &dnsErr):
 		return KafkaUnreachable(op, []string{dnsErr.Name}, err)
 	case errors.As(err, &opErr) && opErr.Op == "dial":

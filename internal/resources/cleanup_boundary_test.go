@@ -28,7 +28,10 @@ type boundaryEnv struct {
 }
 
 func newBoundaryEnv(t *testing.T, parts int32, records int) *boundaryEnv {
-	e := acctest.New(t)
+	return newBoundaryEnvOn(t, acctest.New(t), parts, records)
+}
+
+func newBoundaryEnvOn(t *testing.T, e *acctest.Env, parts int32, records int) *boundaryEnv {
 	b := &boundaryEnv{Env: e, data: e.Name("orders-action-state"), control: e.Name("orders-cleanup-control"), parts: parts}
 	b.topicID = e.CreateTopic(b.data, parts, cleanup.DataTopicSettings)
 	e.CreateTopic(b.control, 1, map[string]string{"cleanup.policy": "compact"})
