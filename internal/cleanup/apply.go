@@ -35,6 +35,11 @@ type Result struct {
 	// Resumed: the plan was already COMMITTED (an earlier apply stopped
 	// between commit and APPLIED) and this call finished it.
 	Resumed bool
+	// Redeleted: the plan was APPLIED, but records below the recorded
+	// boundary were readable again (a broker that crashed before persisting
+	// its log start offset, or an APPLIED record written without a
+	// deletion), so this call deleted them again.
+	Redeleted bool
 	// Target is the effective boundary deleted up to (it can exceed the
 	// plan where an earlier, further plan is COMMITTED).
 	Target cleanupplan.Offsets
@@ -100,9 +105,21 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	case recorded && !op.Plan.Equal(a.plan):
 		return res, fmt.Errorf("%w: plan ID %s is recorded with different contents", cleanupplan.ErrCorruptControlLog, a.id)
 	case recorded && op.Status == cleanupplan.StatusApplied:
-		res.AlreadyApplied = true
-		res.Target = log.Boundary()
-		return res, nil
+		// APPLIED is a claim about the past; the topic says whether it still
+		// holds. Kafka persists a log start offset only periodically, so a
+		// broker crash soon after DeleteRecords brings deleted records back.
+		starts, err := a.k.StartOffsets(ctx, a.plan.Topic)
+		if err != nil {
+			return res, err
+		}
+		remain := Remaining(log.Boundary(), starts)
+		if len(remain) == 0 {
+			res.AlreadyApplied = true
+			res.Target = log.Boundary()
+			return res, nil
+		}
+		a.step("records below the APPLIED boundary are readable again: deleting them again", map[string]any{"partitions": len(remain)})
+		res.Redeleted = true
 	case recorded:
 		res.Resumed = true
 	default:
@@ -134,9 +151,19 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	a.step("delete records", map[string]any{"partitions": len(res.Target)})
-	if _, err := a.k.DeleteRecords(ctx, a.plan.Topic, res.Target); err != nil {
-		return res, fmt.Errorf("deleting records of %q below the COMMITTED boundary (the boundary stands; re-run apply to finish): %w", a.plan.Topic, err)
+	// Only partitions that start below the target: the others have nothing
+	// to delete (records there may even be gone past the boundary).
+	upTo := cleanupplan.Offsets{}
+	for p, off := range res.Target {
+		if before[p] < off {
+			upTo[p] = off
+		}
+	}
+	a.step("delete records", map[string]any{"partitions": len(upTo)})
+	if len(upTo) > 0 {
+		if _, err := a.k.DeleteRecords(ctx, a.plan.Topic, upTo); err != nil {
+			return res, fmt.Errorf("deleting records of %q below the COMMITTED boundary (the boundary stands; re-run apply to finish): %w", a.plan.Topic, err)
+		}
 	}
 	after, err := a.k.StartOffsets(ctx, a.plan.Topic)
 	if err != nil {
@@ -330,25 +357,60 @@ func (a *applier) checkOffsetsAvailable(ctx context.Context) (kafkaops.Topic, er
 	if err != nil {
 		return t, err
 	}
-	return t, OffsetsAvailable(a.plan, starts, ends)
+	_, err = OffsetsAvailable(a.plan, starts, ends)
+	return t, err
 }
 
-// OffsetsAvailable checks each plan offset against [start, end].
-func OffsetsAvailable(plan cleanupplan.Plan, starts, ends map[int32]int64) error {
+// OffsetsAvailable checks each plan offset against its partition: above
+// the end (the high watermark) it cannot come from this topic's history,
+// and the plan is refused. Below the start it can: records were deleted
+// past it out of band (retention set by hand, a manual DeleteRecords);
+// recording the boundary is still right, and those partitions are
+// returned as gone, [plan offset, start), for the caller to warn about.
+func OffsetsAvailable(plan cleanupplan.Plan, starts, ends map[int32]int64) (gone []Range, err error) {
 	for _, p := range plan.Offsets.Partitions() {
 		off := plan.Offsets[p]
 		start, okS := starts[p]
 		end, okE := ends[p]
 		if !okS || !okE {
-			return fmt.Errorf("%w: partition %d of %q was not answered when listing offsets", ErrOffsetOutOfRange, p, plan.Topic)
+			return nil, fmt.Errorf("%w: partition %d of %q was not answered when listing offsets", ErrOffsetOutOfRange, p, plan.Topic)
 		}
-		if off < start || off > end {
-			return fmt.Errorf("%w: plan %s asks for offset %d on partition %d of %q, but the partition holds offsets %d to %d; "+
+		if off > end {
+			return nil, fmt.Errorf("%w: plan %s asks for offset %d on partition %d of %q, but the partition's records end at offset %d; "+
 				"the plan does not come from this topic's history. Nothing was written or deleted",
-				ErrOffsetOutOfRange, plan.ID(), off, p, plan.Topic, start, end)
+				ErrOffsetOutOfRange, plan.ID(), off, p, plan.Topic, end)
+		}
+		if off < start {
+			gone = append(gone, Range{Partition: p, From: off, To: start})
 		}
 	}
-	return nil
+	return gone, nil
+}
+
+// Remaining lists, per partition, the records below boundary that the
+// topic still holds: [start, boundary) where start < boundary.
+func Remaining(boundary cleanupplan.Offsets, starts map[int32]int64) []Range {
+	var out []Range
+	for _, p := range boundary.Partitions() {
+		if s, ok := starts[p]; ok && s < boundary[p] {
+			out = append(out, Range{Partition: p, From: s, To: boundary[p]})
+		}
+	}
+	return out
+}
+
+// GonePast lists, per partition, records at or above boundary that were
+// deleted without a boundary covering them: [boundary, start) where
+// start > boundary. A restore from a checkpoint whose marker lies in that
+// range cannot replay them.
+func GonePast(boundary cleanupplan.Offsets, starts map[int32]int64) []Range {
+	var out []Range
+	for _, p := range boundary.Partitions() {
+		if s, ok := starts[p]; ok && s > boundary[p] {
+			out = append(out, Range{Partition: p, From: boundary[p], To: s})
+		}
+	}
+	return out
 }
 
 func shortList(ps []int32) string {

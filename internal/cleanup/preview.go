@@ -17,12 +17,17 @@ type Preview struct {
 	Ranges []Range
 	// RecordsToDelete is the sum of the ranges.
 	RecordsToDelete int64
+	// GonePast lists partitions whose records at or above the target were
+	// already deleted out of band, [target, start): restores from
+	// checkpoints in that range can no longer replay them.
+	GonePast []Range
 }
 
 // PreviewApply reads the control topic and the data topic's start offsets
-// and says what Apply would delete. It refuses, like Apply, a plan that does
-// not advance or equal the recorded boundary, and one whose topic identity
-// or partition set no longer matches.
+// and says what Apply would delete. It refuses what Apply would refuse
+// before writing: a plan that does not advance or equal the recorded
+// boundary, one whose topic identity or partition set no longer matches,
+// and one with an offset above its partition's end.
 func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic string) (Preview, error) {
 	var pv Preview
 	log, err := History(ctx, k, controlTopic)
@@ -33,7 +38,8 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 		return pv, fmt.Errorf("control topic %q: %w", controlTopic, err)
 	}
 	pv.Boundary = log.Boundary()
-	if op, ok := log.Lookup(plan.ID()); ok {
+	op, recorded := log.Lookup(plan.ID())
+	if recorded {
 		pv.Status = op.Status
 	} else if err := plan.AdvancesOrEquals(pv.Boundary); err != nil {
 		return pv, fmt.Errorf("control topic %q: %w", controlTopic, err)
@@ -45,12 +51,24 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 	if err != nil {
 		return pv, err
 	}
-	for _, p := range plan.Offsets.Partitions() {
-		target := max(plan.Offsets[p], pv.Boundary[p])
-		if starts[p] < target {
-			pv.Ranges = append(pv.Ranges, Range{Partition: p, From: starts[p], To: target})
-			pv.RecordsToDelete += target - starts[p]
+	if !recorded {
+		// Apply checks these offsets before it commits; so does the plan.
+		ends, err := k.EndOffsets(ctx, plan.Topic)
+		if err != nil {
+			return pv, err
+		}
+		if _, err := OffsetsAvailable(plan, starts, ends); err != nil {
+			return pv, err
 		}
 	}
+	target := cleanupplan.Offsets{}
+	for _, p := range plan.Offsets.Partitions() {
+		target[p] = max(plan.Offsets[p], pv.Boundary[p])
+	}
+	pv.Ranges = Remaining(target, starts)
+	for _, r := range pv.Ranges {
+		pv.RecordsToDelete += r.To - r.From
+	}
+	pv.GonePast = GonePast(target, starts)
 	return pv, nil
 }

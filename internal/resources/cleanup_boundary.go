@@ -19,6 +19,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
@@ -60,6 +61,11 @@ type boundaryModel struct {
 // statusNotRecorded is shown when the control topic does not hold this
 // boundary's plan (a recreated control topic): the next apply records it.
 const statusNotRecorded = "NOT_RECORDED"
+
+// statusDeletionPending is shown when the plan is recorded APPLIED but the
+// topic still holds records below the boundary: the next apply deletes
+// them again.
+const statusDeletionPending = "DELETION_PENDING"
 
 const defaultApplyTimeout = 10 * time.Minute
 
@@ -103,7 +109,9 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "The plan's offsets by partition.",
 			},
 			"status": computed("`APPLIED` once the records below the boundary are deleted; `COMMITTED` while an interrupted apply is pending " +
-				"(run apply again); `NOT_RECORDED` when the control topic no longer holds the plan."),
+				"(run apply again); `DELETION_PENDING` when the plan is recorded APPLIED but the topic holds records below the boundary again " +
+				"(a broker lost its log start offset in a crash, or a tool recorded APPLIED without deleting: apply deletes them again); " +
+				"`NOT_RECORDED` when the control topic no longer holds the plan. Every refresh compares the recorded boundary with the topic's start offsets."),
 			"committed_boundary": schema.MapAttribute{
 				Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "The effective boundary recorded in the control topic (per partition, the highest offset of any recorded plan). " +
@@ -159,6 +167,12 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
 	if !plan.ControlTopic.IsUnknown() {
 		plan.ID = plan.ControlTopic
+		if r.clients != nil {
+			if otherID, otherSource, clash := r.clients.ClaimControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint); clash {
+				resp.Diagnostics.Append(diag.TwoBoundariesOneControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint, otherID, otherSource))
+				return
+			}
+		}
 	}
 
 	if state != nil && state.PlanID.ValueString() == p.ID() && state.Status.ValueString() == string(cleanupplan.StatusApplied) {
@@ -203,6 +217,9 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.DeleteRanges = tfconv.DeleteRanges(pv.Ranges)
+	if len(pv.GonePast) > 0 {
+		diags.Append(diag.RecordsGonePastBoundary(p.Topic, pv.GonePast))
+	}
 }
 
 func (r *boundaryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -233,7 +250,7 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	log, err := cleanup.History(ctx, kafka, control)
+	ins, err := cleanup.Inspect(ctx, kafka, control)
 	if errors.Is(err, kafkaops.ErrTopicNotFound) {
 		resp.Diagnostics.AddWarning("Cleanup Control Topic Missing",
 			fmt.Sprintf("Control topic %q no longer exists, so this boundary is no longer recorded anywhere; Terraform will plan to record it again.", control))
@@ -244,6 +261,7 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.Append(r.clients.CleanupDiag(op, err))
 		return
 	}
+	log := ins.Log
 	if state.PlanJSON.IsNull() {
 		// Import: adopt the newest recorded plan.
 		latest, ok := log.Latest()
@@ -262,6 +280,24 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 	state.Status = types.StringValue(statusNotRecorded)
 	if op, ok := log.Lookup(state.PlanID.ValueString()); ok {
 		state.Status = types.StringValue(string(op.Status))
+	}
+	switch {
+	case ins.Uncompared != nil:
+		resp.Diagnostics.Append(diag.HistoryNotCompared(control, ins.Uncompared))
+	case len(ins.Remaining) > 0 && state.Status.ValueString() == string(cleanupplan.StatusApplied):
+		// The recorded APPLIED no longer holds: show the deletion as
+		// pending, so the plan proposes it and apply performs it again.
+		state.Status = types.StringValue(statusDeletionPending)
+		var n int64
+		for _, rg := range ins.Remaining {
+			n += rg.To - rg.From
+		}
+		state.RecordsToDelete = types.Int64Value(n)
+		state.DeleteRanges = tfconv.DeleteRanges(ins.Remaining)
+		resp.Diagnostics.Append(diag.RecordsBelowAppliedBoundary(control, state.Topic.ValueString(), ins.Remaining))
+	}
+	if len(ins.GonePast) > 0 {
+		resp.Diagnostics.Append(diag.RecordsGonePastBoundary(state.Topic.ValueString(), ins.GonePast))
 	}
 	state.CommittedBoundary = tfconv.Offsets(log.Boundary())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -317,6 +353,9 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	if err != nil {
 		diags.Append(r.clients.CleanupDiag(op, err))
 		return
+	}
+	if res.Redeleted {
+		tflog.Warn(ctx, "cleanup: records below the APPLIED boundary were readable again and were deleted again", map[string]any{"plan_id": p.ID()})
 	}
 	for _, rg := range res.Deleted {
 		tflog.Info(ctx, "cleanup: deleted records", map[string]any{"topic": p.Topic, "partition": rg.Partition, "from": rg.From, "to": rg.To})

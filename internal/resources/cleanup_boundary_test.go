@@ -181,6 +181,11 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 					if _, err := b.Admin.AppendControl(context.Background(), b.control, k, v); err != nil {
 						t.Fatal(err)
 					}
+					// ... and deletes, as the Java tool does before APPLIED
+					// (without it, the boundary would read DELETION_PENDING).
+					if _, err := b.Admin.DeleteRecords(context.Background(), b.data, further.Offsets); err != nil {
+						t.Fatal(err)
+					}
 				},
 				Config:           b.config(second),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},

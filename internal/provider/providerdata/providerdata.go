@@ -50,7 +50,12 @@ type Clients struct {
 	once  sync.Once
 	kafka *kafkaops.Client
 	err   error
+
+	claimsMu sync.Mutex
+	claims   map[string]boundaryClaim // control topic -> the first boundary planned into it
 }
+
+type boundaryClaim struct{ planID, source string }
 
 // UnavailableError says why the provider block cannot produce a Kafka client
 // at all (values unknown until apply, no bootstrap servers), as opposed to a
@@ -139,6 +144,24 @@ func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client,
 		return nil, fwdiag.Diagnostics{diag.ProviderConfigIncomplete(op, unavailable.Reason)}
 	}
 	return nil, fwdiag.Diagnostics{diag.FromKafkaErrorVia(op, err, c.conn)}
+}
+
+// ClaimControlTopic records that a boundary of this configuration plans
+// planID (from source) into control. Terraform plans every resource of one
+// configuration through one provider instance, so a second boundary with
+// another plan for the same control topic is seen here, and its diagnostic
+// can name the first instead of a transaction fenced at apply time.
+func (c *Clients) ClaimControlTopic(control, planID, source string) (otherID, otherSource string, clash bool) {
+	c.claimsMu.Lock()
+	defer c.claimsMu.Unlock()
+	if prev, ok := c.claims[control]; ok {
+		return prev.planID, prev.source, prev.planID != planID
+	}
+	if c.claims == nil {
+		c.claims = map[string]boundaryClaim{}
+	}
+	c.claims[control] = boundaryClaim{planID: planID, source: source}
+	return "", "", false
 }
 
 // Close releases the client if one was built. Terraform ends the provider

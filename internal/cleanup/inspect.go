@@ -1,0 +1,59 @@
+package cleanup
+
+import (
+	"context"
+	"errors"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// Inspection compares what the control topic records with what the
+// action-state topic holds: a recorded APPLIED is a claim about the past,
+// and only the topic's start offsets say whether it is still true.
+type Inspection struct {
+	// Log is the validated history of the control topic.
+	Log *cleanupplan.Log
+	// Remaining lists records below the effective boundary that the topic
+	// still holds, [start, boundary). After an APPLIED record this means a
+	// broker lost its log start offset (Kafka persists it only every
+	// log.flush.start.offset.checkpoint.interval.ms), or the APPLIED record
+	// was written without a deletion.
+	Remaining []Range
+	// GonePast lists records at or above the boundary that are gone,
+	// [boundary, start): deleted out of band, so restores from checkpoints
+	// whose markers lie there can no longer replay them.
+	GonePast []Range
+	// Uncompared says why the topic could not be compared with the history
+	// (the action-state topic is gone, was recreated, or changed
+	// partitions); nil when it was compared or nothing is recorded.
+	Uncompared error
+}
+
+// Inspect reads and validates the control topic, then compares its
+// effective boundary with the action-state topic's start offsets.
+func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, error) {
+	log, err := History(ctx, k, controlTopic)
+	if err != nil {
+		return Inspection{}, err
+	}
+	ins := Inspection{Log: log}
+	latest, ok := log.Latest()
+	if !ok {
+		return ins, nil
+	}
+	if _, err := CheckIdentity(ctx, k, latest.Plan); err != nil {
+		if errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrPartitionSetChanged) || errors.Is(err, kafkaops.ErrTopicNotFound) {
+			ins.Uncompared = err
+			return ins, nil
+		}
+		return Inspection{}, err
+	}
+	starts, err := k.StartOffsets(ctx, latest.Plan.Topic)
+	if err != nil {
+		return Inspection{}, err
+	}
+	ins.Remaining = Remaining(log.Boundary(), starts)
+	ins.GonePast = GonePast(log.Boundary(), starts)
+	return ins, nil
+}

@@ -1,0 +1,67 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+)
+
+// rangeList renders ranges as "partition 3 [0, 120), ..." for a sentence,
+// naming at most eight.
+func rangeList(rs []cleanup.Range) string {
+	parts := make([]string, 0, min(len(rs), 9))
+	for i, r := range rs {
+		if i == 8 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(rs)-8))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("partition %d [%d, %d)", r.Partition, r.From, r.To))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RecordsBelowAppliedBoundary warns that the control topic says APPLIED
+// while the topic still holds records below the boundary: the apply that
+// this plan proposes deletes them again.
+func RecordsBelowAppliedBoundary(control, topic string, remaining []cleanup.Range) fwdiag.Diagnostic {
+	return fwdiag.NewWarningDiagnostic("Records Below An Applied Boundary Are Readable Again",
+		fmt.Sprintf("Control topic %q records the boundary as APPLIED, but action-state topic %q still holds records below it: %s. "+
+			"A broker that crashed soon after DeleteRecords can bring deleted records back (Kafka persists log start offsets only every "+
+			"log.flush.start.offset.checkpoint.interval.ms), and a tool can record APPLIED without deleting.\n\n"+
+			"The boundary itself stands: the runtime refuses restores below it. terraform apply deletes these records again and verifies.",
+			control, topic, rangeList(remaining)))
+}
+
+// RecordsGonePastBoundary warns that records at or above the boundary were
+// deleted outside the cleanup protocol.
+func RecordsGonePastBoundary(topic string, gone []cleanup.Range) fwdiag.Diagnostic {
+	return fwdiag.NewWarningDiagnostic("Records Deleted Past The Cleanup Boundary",
+		fmt.Sprintf("Action-state topic %q no longer holds records at or above the cleanup boundary on %s. "+
+			"They were deleted outside this provider (retention.ms or retention.bytes set on the topic, a manual DeleteRecords, "+
+			"or another tool).\n\nRestoring the job from a checkpoint or savepoint whose recovery marker lies in those ranges "+
+			"can no longer replay the missing action state. Nothing is refused: plan the boundary from a recovery point at or above "+
+			"these start offsets, and find what deleted them (flinkagents_action_state_topic enforces retention.ms=-1 and retention.bytes=-1).",
+			topic, rangeList(gone)))
+}
+
+// HistoryNotCompared warns that the recorded boundary could not be checked
+// against the action-state topic.
+func HistoryNotCompared(control string, err error) fwdiag.Diagnostic {
+	return fwdiag.NewWarningDiagnostic("Cleanup Boundary Not Checked Against Its Topic",
+		fmt.Sprintf("The boundary recorded in control topic %q could not be compared with its action-state topic, so whether records "+
+			"below it remain is unknown. An apply of this boundary refuses to run until this is resolved.\n\nOriginal error: %s", control, err))
+}
+
+// TwoBoundariesOneControlTopic refuses a configuration holding two
+// boundaries that record different plans in one control topic.
+func TwoBoundariesOneControlTopic(control, planID, source, otherID, otherSource string) fwdiag.Diagnostic {
+	return fwdiag.NewErrorDiagnostic("Two Cleanup Boundaries Share A Control Topic",
+		fmt.Sprintf("While planning: this flinkagents_cleanup_boundary (plan %s, from %q) and another flinkagents_cleanup_boundary "+
+			"in this configuration (plan %s, from %q) both record into control topic %q. A control topic holds one boundary "+
+			"history; two resources would each apply their own plan and fence each other's transactions on every run.\n\n"+
+			"Keep one flinkagents_cleanup_boundary per control topic and point its plan_json at the recovery point to keep. "+
+			"Nothing was written or deleted.", planID, source, otherID, otherSource, control))
+}
