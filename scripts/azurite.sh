@@ -40,13 +40,20 @@ install() {
   command -v node >/dev/null 2>&1 || die "node is not installed; Azurite needs Node.js 18+ and npm (Debian: apt-get install nodejs npm)"
   command -v npm >/dev/null 2>&1 || die "npm is not installed; Azurite is installed with npm (Debian: apt-get install npm)"
   local bin="$AZURITE_CACHE_DIR/node_modules/.bin/azurite-blob"
-  if [[ ! -x "$bin" ]]; then
+  local main="$AZURITE_CACHE_DIR/node_modules/azurite/dist/src/blob/main.js"
+  mkdir -p "$AZURITE_CACHE_DIR"
+  # Two test processes starting Azurite at once must not run npm into the
+  # same directory at once (that leaves a half-removed install behind).
+  exec 8>"$AZURITE_CACHE_DIR/.lock"
+  command -v flock >/dev/null 2>&1 && flock 8
+  if [[ ! -x "$bin" || ! -f "$main" ]]; then
     log "installing azurite@$AZURITE_VERSION into $AZURITE_CACHE_DIR"
-    mkdir -p "$AZURITE_CACHE_DIR"
+    rm -rf "$AZURITE_CACHE_DIR/node_modules" # a partial install is not repaired by npm
     npm install --prefix "$AZURITE_CACHE_DIR" --no-audit --no-fund --loglevel=error "azurite@$AZURITE_VERSION" >&2 ||
       die "npm install azurite@$AZURITE_VERSION failed"
-    [[ -x "$bin" ]] || die "npm installed azurite but $bin is missing"
+    [[ -x "$bin" && -f "$main" ]] || die "npm installed azurite but $bin or $main is missing"
   fi
+  exec 8>&-
   echo "$bin"
 }
 
