@@ -2,7 +2,9 @@ package resources
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -163,7 +165,27 @@ func (r *actionStateTopicResource) ModifyPlan(ctx context.Context, req resource.
 	if !plan.Name.IsUnknown() {
 		plan.ID = plan.Name
 	}
+	if state != nil && plan.Name.ValueString() == state.Name.ValueString() {
+		if live, ok := liveTopicID(ctx, req, &resp.Diagnostics); ok && live != state.TopicID.ValueString() {
+			plan.TopicID = types.StringValue(live) // shown as topic_id: old -> new
+		}
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// liveTopicID returns the ID Read found on a topic recreated outside
+// Terraform, if it found one.
+func liveTopicID(ctx context.Context, req resource.ModifyPlanRequest, diags *fwdiag.Diagnostics) (string, bool) {
+	raw, d := req.Private.GetKey(ctx, privateLiveTopicID)
+	diags.Append(d...)
+	if len(raw) == 0 {
+		return "", false
+	}
+	var id string
+	if err := json.Unmarshal(raw, &id); err != nil || id == "" {
+		return "", false
+	}
+	return id, true
 }
 
 // refuseTopicShapeChange stops a plan that would change a topic's
@@ -202,12 +224,27 @@ func (r *actionStateTopicResource) Read(ctx context.Context, req resource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if actionStateTopicKind.refresh(ctx, r.clients, state.Name.ValueString(), resp, func(kafka *kafkaops.Client, op string) (bool, fwdiag.Diagnostics) {
+	recorded := state.TopicID
+	if !actionStateTopicKind.refresh(ctx, r.clients, state.Name.ValueString(), resp, func(kafka *kafkaops.Client, op string) (bool, fwdiag.Diagnostics) {
 		return r.read(ctx, kafka, &state, op)
 	}) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
 	}
+	if live := state.TopicID; !recorded.IsNull() && !recorded.IsUnknown() && live.ValueString() != recorded.ValueString() {
+		// Deleted and recreated outside Terraform: a new topic that holds
+		// none of the old action state, with a new ID. Adopting it silently
+		// would hide that from review, so state keeps the ID Terraform
+		// knows and the plan proposes the new one as a change to confirm.
+		state.TopicID = recorded
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateLiveTopicID, []byte(fmt.Sprintf("%q", live.ValueString())))...)
+		resp.Diagnostics.Append(diag.ActionStateTopicRecreated(state.Name.ValueString(), recorded.ValueString(), live.ValueString()))
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
+
+// privateLiveTopicID is the private-state key under which Read leaves the
+// live topic ID of a topic recreated outside Terraform, for ModifyPlan.
+const privateLiveTopicID = "live_topic_id"
 
 func (r *actionStateTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state actionStateTopicModel
@@ -221,9 +258,19 @@ func (r *actionStateTopicResource) Update(ctx context.Context, req resource.Upda
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	planned := plan.TopicID
 	_, diags = r.read(ctx, kafka, &plan, op)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !planned.IsUnknown() && planned.ValueString() != plan.TopicID.ValueString() {
+		// Recreated (again) between plan and apply: the reviewed plan no
+		// longer describes this topic.
+		resp.Diagnostics.Append(diag.ActionStateTopicRecreated(plan.Name.ValueString(), planned.ValueString(), plan.TopicID.ValueString()))
+		resp.Diagnostics.AddError("Action-State Topic Changed Since The Plan",
+			fmt.Sprintf("Topic %q has ID %s, not the %s the plan was reviewed with. Run terraform plan again and review the change.",
+				plan.Name.ValueString(), plan.TopicID.ValueString(), planned.ValueString()))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

@@ -176,3 +176,44 @@ resource "flinkagents_action_state_topic" "legacy" {
 		}},
 	})
 }
+
+// TestActionStateTopicRecreatedOutsideTerraform: a topic deleted and
+// recreated with the same name and settings is a new topic (new ID, none
+// of the old action state). The plan must show the new ID as a change to
+// confirm instead of adopting it silently.
+func TestActionStateTopicRecreatedOutsideTerraform(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("orders-action-state")
+	addr := "flinkagents_action_state_topic.orders"
+	config := actionStateTopicConfig(e, name, 3, false, "")
+	var newID string
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig: func() {
+					if err := e.Admin.DeleteTopic(context.Background(), name); err != nil {
+						t.Fatal(err)
+					}
+					newID = e.CreateTopic(name, 3, map[string]string{
+						"cleanup.policy": "compact,delete", "retention.ms": "-1", "retention.bytes": "-1", "min.cleanable.dirty.ratio": "0.3",
+					})
+				},
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("topic_id"), knownvalue.StringFunc(func(v string) error {
+							if v != newID {
+								return fmt.Errorf("planned topic_id %s, want the new topic's %s", v, newID)
+							}
+							return nil
+						})),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
