@@ -10,6 +10,11 @@ import (
 var (
 	// ErrNotFound: the checkpoint path, or a state file it references, does not exist.
 	ErrNotFound = errors.New("not found")
+	// ErrMissingStateFile: _metadata exists but a state file it references
+	// does not (a *MissingStateFileError). Such errors also match
+	// ErrNotFound; test for this one first to tell a wrong path from an
+	// incomplete checkpoint.
+	ErrMissingStateFile = errors.New("state file referenced by _metadata is missing")
 	// ErrMissingMetadata: the directory exists but holds no _metadata; Flink
 	// writes _metadata last, so this is an incomplete or aborted checkpoint.
 	ErrMissingMetadata = errors.New("no _metadata in checkpoint directory (incomplete or aborted checkpoint?)")
@@ -94,6 +99,31 @@ func (e *KryoClassError) Error() string {
 
 // Is makes errors.Is(err, ErrUnknownKryoClass) true.
 func (e *KryoClassError) Is(target error) bool { return target == ErrUnknownKryoClass }
+
+// MissingStateFileError reports a state file that _metadata references but
+// the storage does not have: the checkpoint is incomplete (Flink removed it,
+// or a copy left files behind), or it was moved and _metadata still names
+// the old absolute path.
+type MissingStateFileError struct {
+	Metadata string // the _metadata file that references it
+	File     string // the path read, as derived from the handle
+	// InCheckpointDir is true when the file belongs in the directory
+	// holding _metadata; otherwise it is an absolute path Flink recorded
+	// (shared or task-owned state), which goes stale when the checkpoint is
+	// moved.
+	InCheckpointDir bool
+	Err             error // what the storage said (not wrapped: the checkpoint path itself is fine)
+}
+
+func (e *MissingStateFileError) Error() string {
+	return fmt.Sprintf("state file %s referenced by %s is missing: %v", e.File, e.Metadata, e.Err)
+}
+
+// Is makes errors.Is true for ErrMissingStateFile and for ErrNotFound, so
+// callers that only tell found from not found keep working.
+func (e *MissingStateFileError) Is(target error) bool {
+	return target == ErrMissingStateFile || target == ErrNotFound
+}
 
 // MetadataEndError reports a _metadata that does not end where Flink's
 // loader finishes reading it. Flink refuses such a file (EOFException, or
