@@ -16,6 +16,10 @@ type dataInput struct {
 	base int64  // position of b[0] in the file, for error messages
 	ctx  string // the structure being parsed, prefixed to error reasons
 	err  error
+	// ended is set when err is a read past the end of b (or a count too
+	// large for what is left): the input may be a cut-off copy rather than
+	// malformed.
+	ended bool
 }
 
 // enter sets the error context and returns the previous one for leave; it
@@ -47,6 +51,7 @@ func (d *dataInput) take(n int, what string) []byte {
 	}
 	if n < 0 || n > d.remaining() {
 		d.failf("truncated: %s needs %d bytes, %d left", what, n, d.remaining())
+		d.ended = n >= 0
 		return nil
 	}
 	s := d.b[d.off : d.off+n : d.off+n]
@@ -60,6 +65,14 @@ func (d *dataInput) u8(what string) byte {
 		return 0
 	}
 	return s[0]
+}
+
+func (d *dataInput) i16(what string) int16 {
+	s := d.take(2, what)
+	if s == nil {
+		return 0
+	}
+	return int16(binary.BigEndian.Uint16(s))
 }
 
 func (d *dataInput) i32(what string) int32 {
@@ -90,6 +103,7 @@ func (d *dataInput) count(what string, minSize int) int {
 	if n < 0 || int64(n)*int64(minSize) > int64(d.remaining()) {
 		d.off = start
 		d.failf("%s: count %d does not fit in the %d remaining bytes", what, n, d.remaining()-4)
+		d.ended = n >= 0
 		return 0
 	}
 	return int(n)

@@ -25,8 +25,8 @@ func (o *dataOutput) utf(s string) {
 // encodeMetadata writes md in its Version's layout: the inverse of
 // ParseMetadata for everything ParseMetadata keeps. No keyed, channel or
 // master state is written. From version 4 on the file ends with the
-// properties of a canonical savepoint, which Flink requires (this reader
-// ignores them).
+// properties of a canonical savepoint, which Flink requires (and this
+// reader checks are complete).
 func encodeMetadata(md *Metadata) []byte {
 	o := &dataOutput{}
 	o.i32(metadataMagic)

@@ -10,6 +10,11 @@ import (
 var (
 	// ErrNotFound: the checkpoint path, or a state file it references, does not exist.
 	ErrNotFound = errors.New("not found")
+	// ErrMissingStateFile: _metadata exists but a state file it references
+	// does not (a *MissingStateFileError). Such errors also match
+	// ErrNotFound; test for this one first to tell a wrong path from an
+	// incomplete checkpoint.
+	ErrMissingStateFile = errors.New("state file referenced by _metadata is missing")
 	// ErrMissingMetadata: the directory exists but holds no _metadata; Flink
 	// writes _metadata last, so this is an incomplete or aborted checkpoint.
 	ErrMissingMetadata = errors.New("no _metadata in checkpoint directory (incomplete or aborted checkpoint?)")
@@ -27,6 +32,11 @@ var (
 	ErrUnknownKryoClass = errors.New("unknown Kryo class")
 	// ErrCorrupt: bytes do not follow the format (truncated, out of range, trailing data).
 	ErrCorrupt = errors.New("corrupt checkpoint data")
+	// ErrIncompleteMetadata: _metadata does not end the way Flink writes it
+	// (a *MetadataEndError): it stops inside, or is malformed in, the
+	// trailing checkpoint properties, or has bytes after them. Such errors
+	// also match ErrCorrupt.
+	ErrIncompleteMetadata = errors.New("checkpoint metadata is truncated or corrupt")
 	// ErrInvalidSelector: the selector is malformed (bad hex, both fields set).
 	ErrInvalidSelector = errors.New("invalid operator selector")
 )
@@ -89,3 +99,74 @@ func (e *KryoClassError) Error() string {
 
 // Is makes errors.Is(err, ErrUnknownKryoClass) true.
 func (e *KryoClassError) Is(target error) bool { return target == ErrUnknownKryoClass }
+
+// MissingStateFileError reports a state file that _metadata references but
+// the storage does not have: the checkpoint is incomplete (Flink removed it,
+// or a copy left files behind), or it was moved and _metadata still names
+// the old absolute path.
+type MissingStateFileError struct {
+	Metadata string // the _metadata file that references it
+	File     string // the path read, as derived from the handle
+	// InCheckpointDir is true when the file belongs in the directory
+	// holding _metadata; otherwise it is an absolute path Flink recorded
+	// (shared or task-owned state), which goes stale when the checkpoint is
+	// moved.
+	InCheckpointDir bool
+	Err             error // what the storage said (not wrapped: the checkpoint path itself is fine)
+}
+
+func (e *MissingStateFileError) Error() string {
+	return fmt.Sprintf("state file %s referenced by %s is missing: %v", e.File, e.Metadata, e.Err)
+}
+
+// Is makes errors.Is true for ErrMissingStateFile and for ErrNotFound, so
+// callers that only tell found from not found keep working.
+func (e *MissingStateFileError) Is(target error) bool {
+	return target == ErrMissingStateFile || target == ErrNotFound
+}
+
+// MetadataEndError reports a _metadata that does not end where Flink's
+// loader finishes reading it. Flink refuses such a file (EOFException, or
+// a corrupt stream) except for bytes after the end, which it ignores and
+// this reader refuses as not being what Flink wrote.
+type MetadataEndError struct {
+	File string // empty when parsing a bare byte slice
+	// Offset is the file's length for EndsEarly, else the byte where the
+	// file stops being what Flink writes.
+	Offset int64
+	// PropertiesAt is where the trailing checkpoint properties start
+	// (version 4 and later); -1 for version 3, which has none.
+	PropertiesAt int64
+	Problem      MetadataEndProblem
+	Reason       string
+}
+
+// MetadataEndProblem says how a _metadata fails to end where Flink's loader
+// stops reading.
+type MetadataEndProblem int
+
+const (
+	// EndsEarly: the file ends inside the checkpoint properties (a partial
+	// copy, or a write that never finished). Offset is the file's length.
+	EndsEarly MetadataEndProblem = iota + 1
+	// MalformedProperties: the checkpoint properties are not a well-formed
+	// Java serialization stream of one CheckpointProperties (or null).
+	MalformedProperties
+	// TrailingBytes: bytes follow the point where the file Flink writes
+	// ends. Flink would ignore them; they mean the file is not Flink's.
+	TrailingBytes
+)
+
+func (e *MetadataEndError) Error() string {
+	where := "_metadata"
+	if e.File != "" {
+		where = e.File
+	}
+	return fmt.Sprintf("%v: %s at byte %d: %s", ErrIncompleteMetadata, where, e.Offset, e.Reason)
+}
+
+// Is makes errors.Is(err, ErrIncompleteMetadata) and errors.Is(err,
+// ErrCorrupt) true.
+func (e *MetadataEndError) Is(target error) bool {
+	return target == ErrIncompleteMetadata || target == ErrCorrupt
+}

@@ -40,7 +40,7 @@ type javaClass struct {
 }
 
 type javaField struct {
-	typeCode  byte // 'Z' boolean, 'L' object
+	typeCode  byte // a primitive's type code ('Z' boolean, ...), or 'L' or '[' for an object
 	name      string
 	signature string // JVM type signature, for 'L' fields
 }

@@ -22,7 +22,8 @@ type Metadata struct {
 	Operators    []Operator // file order
 	// End is the offset where the operator states end: the start of the
 	// trailing Java-serialized checkpoint properties (bytes AC ED 00 05) in
-	// version 4 and later, or the end of the file.
+	// version 4 and later, which ParseMetadata checks run to the end of the
+	// file; in version 3, the end of the file.
 	End int
 }
 
@@ -95,8 +96,10 @@ type StateMetaInfo struct {
 }
 
 // ParseMetadata parses a complete _metadata file. Inline state bytes in the
-// result alias b. It never panics; malformed input yields a *CorruptError
-// or *VersionError.
+// result alias b. It never panics; malformed input yields a *CorruptError,
+// a *VersionError, or, when the file does not end where Flink's loader
+// stops reading (a file cut inside its trailing checkpoint properties), a
+// *MetadataEndError.
 func ParseMetadata(b []byte) (*Metadata, error) {
 	d := &dataInput{b: b}
 	magic := d.i32("magic number")
@@ -114,6 +117,9 @@ func ParseMetadata(b []byte) (*Metadata, error) {
 	md := p.parse()
 	if d.err != nil {
 		return nil, d.err
+	}
+	if err := checkMetadataEnd(b, md.Version, md.End); err != nil {
+		return nil, err
 	}
 	return md, nil
 }

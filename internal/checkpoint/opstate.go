@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -26,11 +27,13 @@ const (
 
 // stateStream is an opened delegate of an operator-state handle.
 type stateStream struct {
-	name   string // file path, or a description of the inline handle, for errors
-	inline []byte
-	path   string
-	start  int64 // segment start inside path
-	size   int64
+	name     string // file path, or a description of the inline handle, for errors
+	inline   []byte
+	path     string
+	inDir    bool   // path is in the directory holding _metadata
+	metadata string // the _metadata naming it
+	start    int64  // segment start inside path
+	size     int64
 }
 
 func (s *stateStream) read(ctx context.Context, st Storage, off, n int64) ([]byte, error) {
@@ -45,7 +48,7 @@ func (s *stateStream) read(ctx context.Context, st Storage, off, n int64) ([]byt
 	case err == nil:
 		return b, nil
 	case notFound(err):
-		return nil, fmt.Errorf("%w: state file %s referenced by _metadata: %v", ErrNotFound, s.path, err)
+		return nil, &MissingStateFileError{Metadata: s.metadata, File: s.path, InCheckpointDir: s.inDir, Err: err}
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, &CorruptError{File: s.path, Offset: s.start + off, Reason: fmt.Sprintf("file shorter than recorded in _metadata: %v", err)}
 	}
@@ -57,7 +60,7 @@ func (s *stateStream) read(ctx context.Context, st Storage, off, n int64) ([]byt
 // but a file of the same name sits next to _metadata, that one is used
 // (state file names are random UUIDs, so a match is the same file).
 func openStream(ctx context.Context, st Storage, loc location, h StreamHandle) (*stateStream, error) {
-	s := &stateStream{size: h.Size, start: h.Start}
+	s := &stateStream{size: h.Size, start: h.Start, metadata: loc.metadataPath}
 	if h.Size < 0 || h.Start < 0 {
 		return nil, &CorruptError{File: loc.metadataPath, Reason: fmt.Sprintf("%s with negative size or start", h.Kind)}
 	}
@@ -87,6 +90,7 @@ func openStream(ctx context.Context, st Storage, loc location, h StreamHandle) (
 		return nil, fmt.Errorf("%s: unsupported %s", loc.metadataPath, h.Kind)
 	}
 	s.name = s.path
+	s.inDir = strings.HasPrefix(s.path, loc.join(""))
 	return s, nil
 }
 

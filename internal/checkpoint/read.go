@@ -100,6 +100,12 @@ func nameFile(err error, file string) error {
 		v.File = file
 		return &v
 	}
+	var me *MetadataEndError
+	if errors.As(err, &me) {
+		m := *me
+		m.File = file
+		return &m
+	}
 	return err
 }
 

@@ -310,3 +310,30 @@ func TestReadCorruptLocations(t *testing.T) {
 		t.Fatalf("truncated compressed element: %v", err)
 	}
 }
+
+// A state file _metadata references but the storage lacks is reported as
+// such, not as a checkpoint path that does not exist, and says whether it
+// belongs beside _metadata or at an absolute path Flink recorded.
+func TestMissingStateFile(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	stream, infos := agentStream(t, kryo5, []Marker{{SchemaVersion: 1, Topic: "t", TopicID: "i", Offsets: map[int32]int64{0: 1}}}, false)
+	size := int64(len(stream))
+	gone := filepath.Join(t.TempDir(), "moved-away")
+	for _, tc := range []struct {
+		handle StreamHandle
+		file   string
+		inDir  bool
+	}{
+		{StreamHandle{Kind: KindRelativeFile, Path: "4b1e0f2a", Size: size}, filepath.Join(dir, "4b1e0f2a"), true},
+		{StreamHandle{Kind: KindFile, Path: "file:" + gone, Size: size}, gone, false},
+	} {
+		writeCheckpoint(t, dir, oneOperator(5, Subtask{Managed: &OperatorStateHandle{States: infos, Delegate: tc.handle}}))
+		_, err := ReadRecoveryMarkers(ctx, LocalStorage{}, dir, Selector{})
+		var me *MissingStateFileError
+		if !errors.As(err, &me) || !errors.Is(err, ErrMissingStateFile) || !errors.Is(err, ErrNotFound) ||
+			me.File != tc.file || me.Metadata != filepath.Join(dir, metadataFileName) || me.InCheckpointDir != tc.inDir {
+			t.Errorf("%s handle: %v (%+v)", tc.handle.Kind, err, me)
+		}
+	}
+}

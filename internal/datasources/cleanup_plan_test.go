@@ -140,3 +140,34 @@ func TestCleanupPlanRefusesLegacyMarkers(t *testing.T) {
 		}},
 	})
 }
+
+// An incomplete checkpoint gives no plan, and the error says what is
+// missing rather than blaming checkpoint_path: a state file removed after
+// _metadata was written, and a _metadata cut one byte short.
+func TestCleanupPlanRefusesIncompleteCheckpoint(t *testing.T) {
+	e := acctest.New(t)
+	marker := []checkpoint.Marker{{SchemaVersion: 1, Topic: "orders-action-state", TopicID: "q1Yw3mZ7QGu3c8m0b7o5Zg", Offsets: map[int32]int64{0: 5}}}
+	write := func(name string) string {
+		dir := filepath.Join(t.TempDir(), name)
+		err := checkpoint.WriteSavepoint(dir, checkpoint.SavepointSpec{MetadataVersion: 5, CheckpointID: 3, OperatorUID: "agents",
+			Markers: [][]checkpoint.Marker{marker, marker}, StateFiles: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	missingFile := write("chk-3")
+	gone := removeStateFile(t, missingFile)
+	cut := write("chk-4")
+	cutLen := cutMetadata(t, cut)
+	cfg := func(dir string) string {
+		return e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_plan\" \"p\" {\n  checkpoint_path = %q\n}\n", dir)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: cfg(missingFile), ExpectError: regexp.MustCompile(`(?s)Checkpoint State File Missing.*checkpoint is\s+incomplete.*` + regexp.QuoteMeta(gone))},
+			{Config: cfg(cut), ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)Checkpoint Metadata Incomplete.*ends\s+at\s+byte\s+%d,\s+inside\s+its\s+checkpoint\s+properties`, cutLen))},
+		},
+	})
+}

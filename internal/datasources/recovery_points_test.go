@@ -177,3 +177,48 @@ func TestRecoveryPointsUnreadable(t *testing.T) {
 		},
 	})
 }
+
+// Points whose _metadata is cut short or whose state file is gone are not
+// usable: they fail the read, or with ignore_unreadable are listed with an
+// error that says what is missing.
+func TestRecoveryPointsIncomplete(t *testing.T) {
+	e := acctest.New(t)
+	cp := t.TempDir()
+	const topic, topicID = "orders-action-state", "q1Yw3mZ7QGu3c8m0b7o5Zg"
+	writePoint(t, filepath.Join(cp, "chk-1"), 1, topic, topicID, 2, 0, t0)
+	marker := []checkpoint.Marker{{SchemaVersion: 1, Topic: topic, TopicID: topicID, Offsets: map[int32]int64{0: 4, 1: 4}}}
+	chk2 := filepath.Join(cp, "chk-2")
+	setMetadata(t, chk2, t0.Add(time.Minute), checkpoint.SavepointSpec{MetadataVersion: 5, CheckpointID: 2, OperatorUID: "agent-op",
+		Markers: [][]checkpoint.Marker{marker, marker}, StateFiles: true})
+	gone := removeStateFile(t, chk2)
+	chk3 := filepath.Join(cp, "chk-3")
+	writePoint(t, chk3, 3, topic, topicID, 2, 8, t0.Add(2*time.Minute))
+	cut := fmt.Sprintf(`ends\s+at\s+byte\s+%d,\s+inside\s+its\s+checkpoint\s+properties`, cutMetadata(t, chk3))
+
+	cfg := func(extra string) string {
+		return e.Provider() + fmt.Sprintf("data \"flinkagents_recovery_points\" \"orders\" {\n  checkpoint_dir = %q\n%s}\n", cp, extra)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: cfg(""), ExpectError: regexp.MustCompile(`(?s)Checkpoint Metadata Incomplete.*chk-3.*` + cut + `.*ignore_unreadable`)},
+			{
+				Config: cfg("  ignore_unreadable = true\n"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(pointsAddr, tfjsonpath.New("points"), knownvalue.ListSizeExact(3)),
+					statecheck.ExpectKnownValue(pointsAddr, point(0, "checkpoint_id"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(pointsAddr, point(0, "error"), knownvalue.StringRegexp(regexp.MustCompile(cut))),
+					statecheck.ExpectKnownValue(pointsAddr, point(0, "offsets"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(pointsAddr, point(1, "checkpoint_id"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(pointsAddr, point(1, "error"), knownvalue.StringRegexp(regexp.MustCompile(
+						`The checkpoint is incomplete: .* references the state file `+regexp.QuoteMeta(filepath.Join(chk2, gone))+`, which does not exist`))),
+					statecheck.ExpectKnownValue(pointsAddr, point(1, "plan_id"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(pointsAddr, point(2, "error"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(pointsAddr, point(2, "offsets"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"0": knownvalue.Int64Exact(0), "1": knownvalue.Int64Exact(1),
+					})),
+				},
+			},
+		},
+	})
+}

@@ -2,6 +2,7 @@ package diag
 
 import (
 	"errors"
+	"fmt"
 
 	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -24,7 +25,7 @@ var checkpointRefusals = []struct {
 	{checkpoint.ErrAmbiguousOperator, "Several Operators Hold Recovery Markers",
 		"Set operator_uid or operator_uid_hash to pick the Flink Agents operator whose action state this plan cleans."},
 	{checkpoint.ErrOperatorNotFound, "Operator Not Found In Checkpoint",
-		"Check operator_uid / operator_uid_hash against the operators listed above, or omit both to find the operator holding recovery markers."},
+		"Check operator_uid / operator_uid_hash against the operators the checkpoint holds, listed in the original error below, or omit both to find the operator holding recovery markers."},
 	{checkpoint.ErrStateNotFound, "Recovery Markers Not Found",
 		"The operator holds no union state named recoveryMarker: the job was not using the Kafka action-state store, or runs a Flink Agents release without recovery markers."},
 	{checkpoint.ErrUnknownKryoClass, "Unknown Serialized Class In Checkpoint",
@@ -37,11 +38,54 @@ var checkpointRefusals = []struct {
 }
 
 // FromCheckpointError turns a checkpoint reader error into a diagnostic.
+// The two kinds of incomplete checkpoint are told apart first: both also
+// match broader sentinels (ErrNotFound, ErrCorrupt) whose advice would
+// send the operator to check a path that is right.
 func FromCheckpointError(op string, err error) fwdiag.Diagnostic {
+	var missing *checkpoint.MissingStateFileError
+	if errors.As(err, &missing) {
+		return stateFileMissing(op, missing, err)
+	}
+	var end *checkpoint.MetadataEndError
+	if errors.As(err, &end) {
+		return metadataIncomplete(op, end, err)
+	}
 	for _, r := range checkpointRefusals {
 		if errors.Is(err, r.err) {
 			return fwdiag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
 		}
 	}
 	return fwdiag.NewErrorDiagnostic("Cannot Read Checkpoint", detail(op, "Check the path and permissions.", err))
+}
+
+// stateFileMissing: _metadata was read, so the path is right; the
+// checkpoint lacks a file it needs.
+func stateFileMissing(op string, e *checkpoint.MissingStateFileError, err error) fwdiag.Diagnostic {
+	next := fmt.Sprintf("The checkpoint is incomplete: its _metadata (%s) references the state file %s, which does not exist. "+
+		"Flink deletes checkpoints beyond state.checkpoints.num-retained as newer ones complete, and a copy may have left files behind. "+
+		"Nothing was planned. Pick another checkpoint or savepoint, or copy this one again with all its files.", e.Metadata, e.File)
+	if !e.InCheckpointDir {
+		next += " The file is named by the absolute path Flink wrote (shared or task-owned state): if the checkpoint was moved " +
+			"or copied since, map that original location to the new one with storage.path_rewrite."
+	}
+	return fwdiag.NewErrorDiagnostic("Checkpoint State File Missing", detail(op, next, err))
+}
+
+// metadataIncomplete: the _metadata is cut short or damaged at its end,
+// where the reader needs nothing but Flink does.
+func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) fwdiag.Diagnostic {
+	var what string
+	switch e.Problem {
+	case checkpoint.EndsEarly:
+		what = fmt.Sprintf("The _metadata file at %s ends at byte %d, inside its checkpoint properties (which start at byte %d): "+
+			"the file is cut short, and Flink would refuse to restore from it too.", e.File, e.Offset, e.PropertiesAt)
+	case checkpoint.MalformedProperties:
+		what = fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties (which start at byte %d), "+
+			"and Flink would refuse to restore from it too.", e.File, e.Offset, e.PropertiesAt)
+	default:
+		what = fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on, after the point where the file Flink "+
+			"writes ends: it is not the file Flink wrote.", e.File, e.Offset)
+	}
+	return fwdiag.NewErrorDiagnostic("Checkpoint Metadata Incomplete", detail(op, what+" Nothing was planned. "+
+		"If this is a copy, copy the checkpoint again and compare the sizes; otherwise pick another checkpoint or savepoint.", err))
 }

@@ -24,6 +24,13 @@ const op = "reading the control topic \"orders-cleanup\""
 // ends with the original error.
 func assertShape(t *testing.T, d fwdiag.Diagnostic, summary, next string, err error) {
 	t.Helper()
+	assertShapeOf(t, d, op, summary, next, err)
+}
+
+// assertShapeOf is assertShape for a diagnostic made while doing something
+// other than op.
+func assertShapeOf(t *testing.T, d fwdiag.Diagnostic, doing, summary, next string, err error) {
+	t.Helper()
 	if d.Severity() != fwdiag.SeverityError {
 		t.Errorf("severity %v, want error", d.Severity())
 	}
@@ -31,7 +38,7 @@ func assertShape(t *testing.T, d fwdiag.Diagnostic, summary, next string, err er
 		t.Errorf("summary %q, want %q", d.Summary(), summary)
 	}
 	detail := d.Detail()
-	if !strings.HasPrefix(detail, "While "+op) {
+	if !strings.HasPrefix(detail, "While "+doing) {
 		t.Errorf("detail does not start with what we were doing:\n%s", detail)
 	}
 	if !strings.Contains(detail, next) {

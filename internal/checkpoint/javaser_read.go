@@ -1,0 +1,541 @@
+package checkpoint
+
+// The reading side of the Java Object Serialization Stream Protocol
+// (java.io.ObjectInputStream, protocol version 2), for one purpose: to tell
+// whether bytes hold exactly what ObjectInputStream.readObject would read
+// without failing. It checks the grammar and keeps no values: Flink's loader
+// refuses a _metadata whose trailing CheckpointProperties stream is cut short
+// or malformed, and so must we, but nothing in those properties is needed to
+// read recovery markers.
+//
+// The grammar is the Java Object Serialization Specification, chapter 6.4,
+// plus the checks ObjectInputStream makes while parsing that need no local
+// classes (handle ranges, flag conflicts, field order, enum descriptors).
+// Whether a serialVersionUID or an enum constant matches a class Flink has
+// cannot be known here, and a class written by writeExternal in the old
+// protocol version 1 has no length to skip by, so it is refused.
+//
+// Hostile input is bounded: every length is checked against the bytes left
+// before anything is read or allocated, nesting is capped at
+// javaMaxNesting, and the handle table at javaMaxHandles.
+
+import "fmt"
+
+const (
+	tcArray          = 0x75
+	tcClass          = 0x76
+	tcBlockData      = 0x77
+	tcReset          = 0x79
+	tcBlockDataLong  = 0x7A
+	tcException      = 0x7B
+	tcLongString     = 0x7C
+	tcProxyClassDesc = 0x7D
+
+	scWriteMethod    = 0x01
+	scExternalizable = 0x04
+	scBlockData      = 0x08
+
+	// javaMaxNesting bounds recursion (objects in fields, annotations and
+	// arrays, class descriptors and their superclasses). Flink's
+	// CheckpointProperties nest six deep; Java's own limit is the thread's
+	// stack.
+	javaMaxNesting = 64
+	// javaMaxHandles bounds the handle table. Flink's CheckpointProperties
+	// streams hold about 15 handles.
+	javaMaxHandles = 1 << 12
+)
+
+// javaPrimitiveSize is the encoded size of each primitive type code.
+var javaPrimitiveSize = map[byte]int{'B': 1, 'Z': 1, 'C': 2, 'S': 2, 'I': 4, 'F': 4, 'J': 8, 'D': 8}
+
+// javaHandle is what a wire handle names: kind is the type code that
+// created it (tcClassDesc for proxy descriptors too, tcString for long
+// strings too).
+type javaHandle struct {
+	kind  byte
+	class *javaClass // the descriptor, or the class of an object, enum or array
+	str   string     // for tcString
+	// ready is false while a class descriptor is still being read: Java
+	// refuses references to it until then ("Class descriptor should be
+	// initialized"), which also rules out cycles of superclasses.
+	ready bool
+}
+
+// javaStreamReader reads one stream from d, starting at the stream header.
+type javaStreamReader struct {
+	d       *dataInput
+	handles []javaHandle
+	nesting int
+	// freeBytes, when set, is told of every byte range whose value the
+	// grammar leaves open (string contents, serialVersionUIDs, primitive
+	// values, block data): tests use it to know which single-byte changes a
+	// well-formedness check cannot detect.
+	freeBytes func(off, n int)
+}
+
+// readJavaStreamObject reads a stream header and one top-level item, as
+// new ObjectInputStream(in).readObject() does. It stops after that item;
+// the caller decides what it may be and what may follow.
+func (r *javaStreamReader) readJavaStreamObject() javaHandle {
+	d := r.d
+	start := d.off
+	if magic := uint16(d.i16("stream magic")); d.err == nil && magic != javaStreamMagic {
+		d.off = start
+		d.failf("stream magic %04x, want %04x", magic, javaStreamMagic)
+	}
+	if version := d.i16("stream version"); d.err == nil && version != javaStreamVersion {
+		d.off -= 2
+		d.failf("stream version %d, want %d", version, javaStreamVersion)
+	}
+	// readObject skips resets before the object it returns.
+	for d.err == nil && d.remaining() > 0 && d.b[d.off] == tcReset {
+		d.off++
+		r.handles = r.handles[:0]
+	}
+	return r.object("top-level object")
+}
+
+// object reads one item in object position (readObject0). A null is
+// returned as kind tcNull.
+func (r *javaStreamReader) object(what string) javaHandle {
+	d := r.d
+	if !r.nest(what) {
+		return javaHandle{}
+	}
+	defer r.unnest()
+	tc := d.u8(what)
+	if d.err != nil {
+		return javaHandle{}
+	}
+	switch tc {
+	case tcNull:
+		return javaHandle{kind: tcNull}
+	case tcReference:
+		return r.reference(what)
+	case tcClassDesc, tcProxyClassDesc:
+		d.off--
+		return javaHandle{kind: tcClassDesc, class: r.classDesc(what), ready: true}
+	case tcString:
+		return r.assign(javaHandle{kind: tcString, str: r.utf(what)})
+	case tcLongString:
+		return r.assign(javaHandle{kind: tcString, str: r.longUTF(what)})
+	case tcObject:
+		c := r.nonNullClassDesc(what)
+		h := r.assign(javaHandle{kind: tcObject, class: c})
+		r.objectData(c)
+		return h
+	case tcEnum:
+		at := d.off
+		c := r.nonNullClassDesc(what)
+		// The enum and its superclass java.lang.Enum are both marked as
+		// enums; Java refuses to bind a descriptor whose mark differs from
+		// its class's.
+		for k := c; k != nil && d.err == nil; k = k.super {
+			if k.flags&scEnum == 0 {
+				d.off = at
+				d.failf("%s: enum constant of %s, whose class %s is not marked as an enum", what, c.name, k.name)
+			}
+		}
+		h := r.assign(javaHandle{kind: tcEnum, class: c})
+		if name := r.object("enum constant name"); d.err == nil && name.kind != tcString {
+			d.failf("enum constant name of %s is a %s, not a string", c.name, javaKindName(name.kind))
+		}
+		return h
+	case tcArray:
+		return r.array(what)
+	case tcClass:
+		c := r.nonNullClassDesc(what)
+		return r.assign(javaHandle{kind: tcClass, class: c})
+	case tcReset:
+		d.off--
+		d.failf("%s: reset inside an object (Java allows it only between top-level objects)", what)
+	case tcException:
+		d.off--
+		d.failf("%s: the writer aborted and wrote an exception instead (TC_EXCEPTION)", what)
+	case tcBlockData, tcBlockDataLong, tcEndBlockData:
+		d.off--
+		d.failf("%s: block data where an object belongs (type code %#02x)", what, tc)
+	default:
+		d.off--
+		d.failf("%s: unknown type code %#02x", what, tc)
+	}
+	return javaHandle{}
+}
+
+// nest guards every recursive step; unnest undoes it.
+func (r *javaStreamReader) nest(what string) bool {
+	if r.nesting >= javaMaxNesting {
+		r.d.failf("%s: nested deeper than %d objects and class descriptors", what, javaMaxNesting)
+		return false
+	}
+	r.nesting++
+	return true
+}
+
+func (r *javaStreamReader) unnest() { r.nesting-- }
+
+func (r *javaStreamReader) assign(h javaHandle) javaHandle {
+	d := r.d
+	if d.err == nil && len(r.handles) >= javaMaxHandles {
+		d.failf("more than %d objects in the stream", javaMaxHandles)
+	}
+	if d.err == nil {
+		r.handles = append(r.handles, h)
+	}
+	return h
+}
+
+// reference reads a handle after TC_REFERENCE.
+func (r *javaStreamReader) reference(what string) javaHandle {
+	d := r.d
+	at := d.off
+	v := d.i32(what)
+	if d.err != nil {
+		return javaHandle{}
+	}
+	i := int64(v) - javaBaseWireHandle
+	if i < 0 || i >= int64(len(r.handles)) {
+		d.off = at
+		d.failf("%s: back-reference %#08x to no object (%d objects read)", what, uint32(v), len(r.handles))
+		return javaHandle{}
+	}
+	return r.handles[i]
+}
+
+// classDesc reads a class descriptor position: a new descriptor, a
+// reference to a complete one, or null.
+func (r *javaStreamReader) classDesc(what string) *javaClass {
+	d := r.d
+	if !r.nest(what) {
+		return nil
+	}
+	defer r.unnest()
+	at := d.off
+	switch tc := d.u8(what); {
+	case d.err != nil:
+		return nil
+	case tc == tcNull:
+		return nil
+	case tc == tcReference:
+		h := r.reference(what)
+		if d.err == nil && (h.kind != tcClassDesc || !h.ready) {
+			d.off = at
+			d.failf("%s: back-reference to a %s, not a complete class descriptor", what, javaKindName(h.kind))
+		}
+		return h.class
+	case tc == tcClassDesc:
+		return r.newClassDesc()
+	case tc == tcProxyClassDesc:
+		return r.newProxyClassDesc()
+	default:
+		d.off--
+		d.failf("%s: type code %#02x where a class descriptor belongs", what, tc)
+		return nil
+	}
+}
+
+func (r *javaStreamReader) nonNullClassDesc(what string) *javaClass {
+	d := r.d
+	at := d.off
+	c := r.classDesc(what)
+	if d.err == nil && c == nil {
+		d.off = at
+		d.failf("%s: null class descriptor", what)
+	}
+	return c
+}
+
+// newClassDesc reads a descriptor after TC_CLASSDESC (ObjectStreamClass
+// .readNonProxy and the handle, annotation and superclass around it).
+func (r *javaStreamReader) newClassDesc() *javaClass {
+	d := r.d
+	c := &javaClass{name: r.utf("class name")}
+	uidAt := d.off
+	c.uid = d.i64("serialVersionUID")
+	r.free(uidAt, d.off-uidAt)
+	slot := len(r.handles)
+	r.assign(javaHandle{kind: tcClassDesc, class: c})
+	flagsAt := d.off
+	c.flags = d.u8("class flags")
+	nFields := int(d.i16("field count"))
+	if d.err != nil {
+		return nil
+	}
+	switch {
+	case c.flags&scSerializable != 0 && c.flags&scExternalizable != 0:
+		d.off = flagsAt
+		d.failf("class %s: serializable and externalizable flags conflict", c.name)
+	case c.flags&scEnum != 0 && c.uid != 0:
+		d.off = uidAt
+		d.failf("enum class %s: non-zero serialVersionUID %d", c.name, c.uid)
+	case c.flags&scEnum != 0 && nFields != 0:
+		d.off = flagsAt + 1
+		d.failf("enum class %s: %d fields, want none", c.name, nFields)
+	case nFields < 0 || 3*nFields > d.remaining(): // a field is at least a type code and an empty name
+		d.off = flagsAt + 1
+		d.failf("class %s: field count %d does not fit in the %d remaining bytes", c.name, nFields, d.remaining())
+		d.ended = nFields >= 0
+	}
+	for i := 0; i < nFields && d.err == nil; i++ {
+		r.field(c)
+	}
+	return r.classDescEnd(c, slot)
+}
+
+// classDescEnd reads what ends every descriptor, its annotation and
+// superclass; after that, back-references to it are valid.
+func (r *javaStreamReader) classDescEnd(c *javaClass, slot int) *javaClass {
+	r.annotation("class annotation of " + c.name)
+	c.super = r.classDesc("superclass descriptor of " + c.name)
+	if r.d.err != nil {
+		return nil
+	}
+	r.handles[slot].ready = true
+	return c
+}
+
+// field reads one field descriptor into c. As in ObjectStreamField, an
+// object field's type is the first character of its type string, and
+// primitive fields must come before object fields: Java computes value
+// offsets from that order.
+func (r *javaStreamReader) field(c *javaClass) {
+	d := r.d
+	at := d.off
+	f := javaField{typeCode: d.u8("field type code")}
+	f.name = r.utf("field name")
+	if d.err != nil {
+		return
+	}
+	if f.typeCode == 'L' || f.typeCode == '[' {
+		sigAt := d.off
+		sig := r.object("type of field " + f.name)
+		if d.err != nil {
+			return
+		}
+		if sig.kind != tcString || sig.str == "" {
+			d.off = sigAt
+			d.failf("class %s: type of field %s is %s, not a type signature", c.name, f.name, javaKindName(sig.kind))
+			return
+		}
+		f.signature, f.typeCode = sig.str, sig.str[0]
+	}
+	_, primitive := javaPrimitiveSize[f.typeCode]
+	switch {
+	case !primitive && f.typeCode != 'L' && f.typeCode != '[':
+		d.off = at
+		d.failf("class %s: field %s has unknown type %q", c.name, f.name, f.typeCode)
+	case primitive && len(c.fields) > 0 && !isJavaPrimitive(c.fields[len(c.fields)-1]):
+		d.off = at
+		d.failf("class %s: primitive field %s after an object field (illegal field order)", c.name, f.name)
+	default:
+		c.fields = append(c.fields, f)
+	}
+}
+
+func isJavaPrimitive(f javaField) bool {
+	_, ok := javaPrimitiveSize[f.typeCode]
+	return ok
+}
+
+// newProxyClassDesc reads a dynamic proxy's descriptor after
+// TC_PROXYCLASSDESC: its interface names, annotation and superclass.
+func (r *javaStreamReader) newProxyClassDesc() *javaClass {
+	d := r.d
+	c := &javaClass{name: "dynamic proxy", flags: scSerializable}
+	slot := len(r.handles)
+	r.assign(javaHandle{kind: tcClassDesc, class: c})
+	n := d.count("proxy interface count", 2)
+	for i := 0; i < n && d.err == nil; i++ {
+		r.utf("proxy interface name")
+	}
+	return r.classDescEnd(c, slot)
+}
+
+// objectData reads the data of a new object of class c: each serializable
+// class from the topmost superclass down writes its field values, then,
+// when it has a writeObject method, what that wrote up to TC_ENDBLOCKDATA.
+func (r *javaStreamReader) objectData(c *javaClass) {
+	d := r.d
+	if d.err != nil {
+		return
+	}
+	if c.flags&scExternalizable != 0 {
+		if c.flags&scBlockData == 0 {
+			d.failf("class %s was written by writeExternal in protocol version 1, which cannot be read without the class", c.name)
+			return
+		}
+		r.annotation("external data of " + c.name)
+		return
+	}
+	if c.flags&scSerializable == 0 {
+		d.failf("object of class %s, which is not serializable", c.name)
+		return
+	}
+	// Superclass chains are acyclic (see javaHandle.ready) and each class
+	// took stream bytes, so this is bounded by the input.
+	var chain []*javaClass
+	for k := c; k != nil; k = k.super {
+		chain = append(chain, k)
+	}
+	for i := len(chain) - 1; i >= 0 && d.err == nil; i-- {
+		k := chain[i]
+		if k.flags&scSerializable == 0 {
+			continue
+		}
+		r.fieldValues(k)
+		if k.flags&scWriteMethod != 0 {
+			r.annotation("writeObject data of " + k.name)
+		}
+	}
+}
+
+// fieldValues reads the values of k's own fields: all primitives as one run
+// of bytes, then each object field.
+func (r *javaStreamReader) fieldValues(k *javaClass) {
+	d := r.d
+	prim := 0
+	for _, f := range k.fields {
+		prim += javaPrimitiveSize[f.typeCode]
+	}
+	at := d.off
+	d.take(prim, "primitive field values of "+k.name)
+	r.free(at, d.off-at)
+	for _, f := range k.fields {
+		if !isJavaPrimitive(f) && d.err == nil {
+			r.object("field " + f.name + " of " + k.name)
+		}
+	}
+}
+
+// array reads an array after TC_ARRAY. The element type is the second
+// character of the array class name ("[I", "[Ljava.lang.String;").
+func (r *javaStreamReader) array(what string) javaHandle {
+	d := r.d
+	at := d.off
+	c := r.nonNullClassDesc(what)
+	if d.err != nil {
+		return javaHandle{}
+	}
+	if len(c.name) < 2 || c.name[0] != '[' {
+		d.off = at
+		d.failf("%s: array of class %q, which is not an array class", what, c.name)
+		return javaHandle{}
+	}
+	elem := c.name[1]
+	size, isPrimitive := javaPrimitiveSize[elem]
+	if !isPrimitive {
+		size = 1 // every object takes at least its type code
+		if elem != 'L' && elem != '[' {
+			d.off = at
+			d.failf("%s: array class %q has unknown element type", what, c.name)
+			return javaHandle{}
+		}
+	}
+	n := d.count("array length of "+c.name, size)
+	h := r.assign(javaHandle{kind: tcArray, class: c})
+	if isPrimitive {
+		valuesAt := d.off
+		d.take(n*size, "elements of "+c.name)
+		r.free(valuesAt, d.off-valuesAt)
+		return h
+	}
+	for i := 0; i < n && d.err == nil; i++ {
+		r.object("element of " + c.name)
+	}
+	return h
+}
+
+// annotation reads block data and objects up to TC_ENDBLOCKDATA: a class
+// annotation, or what a writeObject or block-mode writeExternal method wrote.
+func (r *javaStreamReader) annotation(what string) {
+	d := r.d
+	for d.err == nil {
+		if d.remaining() == 0 {
+			d.take(1, what+" (end marker)")
+			return
+		}
+		switch d.b[d.off] {
+		case tcEndBlockData:
+			d.off++
+			return
+		case tcBlockData:
+			d.off++
+			n := int(d.u8("block data length"))
+			r.blockData(n, what)
+		case tcBlockDataLong:
+			d.off++
+			r.blockData(d.count("block data length", 1), what)
+		default:
+			r.object(what)
+		}
+	}
+}
+
+func (r *javaStreamReader) blockData(n int, what string) {
+	at := r.d.off
+	r.d.take(n, "block data of "+what)
+	r.free(at, r.d.off-at)
+}
+
+// utf reads a writeUTF string, reporting its contents as free bytes.
+func (r *javaStreamReader) utf(what string) string {
+	start := r.d.off
+	s := r.d.utf(what)
+	if r.d.err == nil {
+		r.free(start+2, r.d.off-start-2)
+	}
+	return s
+}
+
+// longUTF reads the contents of TC_LONGSTRING: an i64 length, then
+// modified UTF-8.
+func (r *javaStreamReader) longUTF(what string) string {
+	d := r.d
+	at := d.off
+	n := d.i64(what + " length")
+	if d.err != nil {
+		return ""
+	}
+	if n < 0 || n > int64(d.remaining()) {
+		d.off = at
+		d.failf("%s: long string of %d bytes, %d left", what, n, d.remaining()-8)
+		d.ended = n >= 0
+		return ""
+	}
+	start := d.off
+	s, ok := decodeModifiedUTF8(d.take(int(n), what))
+	if !ok {
+		d.off = start
+		d.failf("%s: invalid modified UTF-8", what)
+		return ""
+	}
+	r.free(start, int(n))
+	return s
+}
+
+func (r *javaStreamReader) free(off, n int) {
+	if r.freeBytes != nil && n > 0 && r.d.err == nil {
+		r.freeBytes(off, n)
+	}
+}
+
+// javaKindName names a handle kind for error messages.
+func javaKindName(kind byte) string {
+	switch kind {
+	case tcNull:
+		return "null"
+	case tcClassDesc:
+		return "class descriptor"
+	case tcString:
+		return "string"
+	case tcObject:
+		return "object"
+	case tcEnum:
+		return "enum constant"
+	case tcArray:
+		return "array"
+	case tcClass:
+		return "class"
+	}
+	return fmt.Sprintf("type code %#02x", kind)
+}

@@ -1,0 +1,73 @@
+package checkpoint
+
+import "fmt"
+
+// checkpointPropertiesClassName is the class Flink casts the trailing object
+// of a version 4+ _metadata to.
+const checkpointPropertiesClassName = "org.apache.flink.runtime.checkpoint.CheckpointProperties"
+
+// checkMetadataEnd checks that b ends where Flink's loader stops reading, as
+// parsed up to end (the end of the operator states).
+//
+// From version 4 on, MetadataV4Serializer reads a Java-serialized
+// CheckpointProperties there (null in some State Processor API savepoints);
+// a file cut anywhere inside it fails in Flink with an EOFException, so it
+// must fail here too rather than yield a plan from a partial copy. Version 3
+// ends with the operator states. Flink ignores bytes after what it reads;
+// this reader refuses them, as no Flink release writes any and they mean
+// the file is not what Flink wrote.
+func checkMetadataEnd(b []byte, version, end int) error {
+	if version < 4 {
+		if end != len(b) {
+			return &MetadataEndError{Offset: int64(end), PropertiesAt: -1, Problem: TrailingBytes,
+				Reason: fmt.Sprintf("%s follow the operator states, where a version %d file ends", byteCount(len(b)-end), version)}
+		}
+		return nil
+	}
+	d := &dataInput{b: b, off: end}
+	r := &javaStreamReader{d: d}
+	rootAt := end + 4 // after the stream header
+	root := r.readJavaStreamObject()
+	switch {
+	case d.err != nil || root.kind == tcNull:
+	case root.kind != tcObject:
+		d.off = rootAt
+		d.failf("the stream holds a %s, not a %s", javaKindName(root.kind), checkpointPropertiesClassName)
+	case root.class.name != checkpointPropertiesClassName:
+		d.off = rootAt
+		d.failf("the stream holds a %s, not a %s", root.class.name, checkpointPropertiesClassName)
+	}
+	return propertiesError(d, b, end)
+}
+
+// propertiesError turns the outcome of reading the properties stream into
+// the error ParseMetadata returns: nil when the stream ended exactly at the
+// end of b.
+func propertiesError(d *dataInput, b []byte, start int) error {
+	e := &MetadataEndError{PropertiesAt: int64(start)}
+	ce, _ := d.err.(*CorruptError) // dataInput records only these
+	switch {
+	case ce != nil && d.ended:
+		e.Offset, e.Problem = int64(len(b)), EndsEarly
+		e.Reason = fmt.Sprintf("the file ends inside the checkpoint properties that start at byte %d (%s); Flink fails to load it with an EOFException",
+			start, ce.Reason)
+	case ce != nil:
+		e.Offset, e.Problem = ce.Offset, MalformedProperties
+		e.Reason = fmt.Sprintf("the checkpoint properties that start at byte %d are not a well-formed Java serialization of a CheckpointProperties: %s",
+			start, ce.Reason)
+	case d.off != len(b):
+		e.Offset, e.Problem = int64(d.off), TrailingBytes
+		e.Reason = fmt.Sprintf("%s follow the checkpoint properties (bytes %d to %d), which end the file as Flink writes it",
+			byteCount(len(b)-d.off), start, d.off-1)
+	default:
+		return nil
+	}
+	return e
+}
+
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

@@ -1,0 +1,139 @@
+package diag
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+)
+
+// The errors below come from the real reader, so the advice is checked
+// against what it actually reports.
+
+// savepointDir writes a savepoint with two subtasks whose state streams are
+// files beside _metadata, and returns it with the names of those files.
+func savepointDir(t *testing.T) (dir string, stateFiles []string) {
+	t.Helper()
+	dir = t.TempDir()
+	marker := checkpoint.Marker{SchemaVersion: 1, Topic: "orders-action-state", TopicID: "q1Yw3mZ7QGu3c8m0b7o5Zg", Offsets: map[int32]int64{0: 5}}
+	err := checkpoint.WriteSavepoint(dir, checkpoint.SavepointSpec{MetadataVersion: 5, CheckpointID: 3, OperatorUID: "agent",
+		Markers: [][]checkpoint.Marker{{marker}, {marker}}, StateFiles: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() != "_metadata" {
+			stateFiles = append(stateFiles, filepath.Join(dir, e.Name()))
+		}
+	}
+	if len(stateFiles) != 2 {
+		t.Fatalf("state files %v, want 2", stateFiles)
+	}
+	return dir, stateFiles
+}
+
+func readErr(t *testing.T, dir string, sel checkpoint.Selector) error {
+	t.Helper()
+	_, err := checkpoint.ReadRecoveryMarkers(context.Background(), checkpoint.LocalStorage{}, dir, sel)
+	if err == nil {
+		t.Fatal("the checkpoint was read; the test needs a failure")
+	}
+	return err
+}
+
+// A missing state file is not a wrong checkpoint_path: the diagnostic says
+// the checkpoint is incomplete and names the file.
+func TestCheckpointStateFileMissing(t *testing.T) {
+	dir, files := savepointDir(t)
+	if err := os.Remove(files[1]); err != nil {
+		t.Fatal(err)
+	}
+	doing := fmt.Sprintf("reading recovery markers from %q", dir)
+	err := readErr(t, dir, checkpoint.Selector{})
+	d := FromCheckpointError(doing, err)
+	assertShapeOf(t, d, doing, "Checkpoint State File Missing", "The checkpoint is incomplete: its _metadata ("+filepath.Join(dir, "_metadata")+
+		") references the state file "+files[1]+", which does not exist.", err)
+	for _, wrong := range []string{"checkpoint_path", "path_rewrite", files[0]} {
+		if strings.Contains(strings.TrimSuffix(d.Detail(), err.Error()), wrong) {
+			t.Errorf("advice mentions %q:\n%s", wrong, d.Detail())
+		}
+	}
+}
+
+// A file named by the absolute path Flink recorded is also missing when the
+// checkpoint was moved: the advice adds path_rewrite.
+func TestCheckpointStateFileMissingOutsideCheckpoint(t *testing.T) {
+	err := fmt.Errorf("operator 0a subtask 1: %w", &checkpoint.MissingStateFileError{
+		Metadata: "/ckpt/job/chk-7/_metadata", File: "/old/ckpt/job/shared/9f2c", Err: os.ErrNotExist})
+	d := FromCheckpointError("reading recovery markers", err)
+	assertShapeOf(t, d, "reading recovery markers", "Checkpoint State File Missing", "storage.path_rewrite", err)
+	if !strings.Contains(d.Detail(), "references the state file /old/ckpt/job/shared/9f2c") {
+		t.Errorf("detail:\n%s", d.Detail())
+	}
+}
+
+// A _metadata cut short, damaged at its end, or longer than Flink wrote
+// gives no plan, and the diagnostic says where.
+func TestCheckpointMetadataIncomplete(t *testing.T) {
+	dir, _ := savepointDir(t)
+	meta := filepath.Join(dir, "_metadata")
+	whole, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	props := bytes.LastIndex(whole, []byte{0xAC, 0xED, 0x00, 0x05})
+	damaged := bytes.Clone(whole)
+	damaged[props+4] = 0x6F // the root object's type code
+	tests := []struct {
+		name string
+		b    []byte
+		next string
+	}{
+		{"one byte short", whole[:len(whole)-1], fmt.Sprintf("The _metadata file at %s ends at byte %d, inside its checkpoint properties (which start at byte %d)",
+			meta, len(whole)-1, props)},
+		{"cut where the properties start", whole[:props], fmt.Sprintf("ends at byte %d, inside", props)},
+		{"damaged", damaged, fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties", meta, props+4)},
+		{"a byte appended", append(bytes.Clone(whole), 0), fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on", meta, len(whole))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(meta, tt.b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := readErr(t, dir, checkpoint.Selector{})
+			assertShapeOf(t, FromCheckpointError("planning", err), "planning", "Checkpoint Metadata Incomplete", tt.next, err)
+		})
+	}
+}
+
+// The operators the checkpoint holds are listed in the original error, at
+// the end of the detail: the advice must point there, not "above".
+func TestOperatorNotFoundPointsAtTheList(t *testing.T) {
+	dir, _ := savepointDir(t)
+	err := readErr(t, dir, checkpoint.Selector{UID: "another-operator"})
+	d := FromCheckpointError("planning", err)
+	assertShapeOf(t, d, "planning", "Operator Not Found In Checkpoint", "listed in the original error below", err)
+	advice, list := strings.Index(d.Detail(), "listed in the original error below"), strings.Index(d.Detail(), "operators: ")
+	if strings.Contains(d.Detail(), "above") || list < advice {
+		t.Errorf("the advice does not point at the list (advice at %d, list at %d):\n%s", advice, list, d.Detail())
+	}
+}
+
+// A checkpoint path that does not exist keeps its advice.
+func TestCheckpointNotFoundStillAboutThePath(t *testing.T) {
+	err := readErr(t, filepath.Join(t.TempDir(), "chk-9"), checkpoint.Selector{})
+	if !errors.Is(err, checkpoint.ErrNotFound) {
+		t.Fatal(err)
+	}
+	assertShapeOf(t, FromCheckpointError("planning", err), "planning", "Checkpoint Not Found", "Check checkpoint_path", err)
+}
