@@ -37,15 +37,29 @@ func TopicCreateFailed(op, resourceType, name string, err error, conn string) fw
 	return FromKafkaErrorVia(op, err, conn)
 }
 
-// ActionStateTopicRecreated warns that the action-state topic was deleted
-// and recreated outside Terraform: same name, new topic ID, none of the old
-// records.
-func ActionStateTopicRecreated(name, recordedID, liveID string) fwdiag.Diagnostic {
-	return fwdiag.NewWarningDiagnostic("Action-State Topic Was Recreated",
+// TopicRecreated warns that a topic was deleted and recreated outside
+// Terraform: same name, new topic ID, none of the old records.
+func TopicRecreated(label, name, recordedID, liveID string) fwdiag.Diagnostic {
+	return fwdiag.NewWarningDiagnostic(fmt.Sprintf("%s Was Recreated", titleCase(label)),
 		fmt.Sprintf("Topic %q now has topic ID %s, but Terraform created or adopted it with ID %s: it was deleted and recreated "+
-			"outside Terraform. The new topic holds none of the old action state; checkpoints and savepoints taken before "+
-			"cannot be restored against it, and cleanup boundaries recorded for the old ID refuse to apply.\n\n"+
+			"outside Terraform, and the new topic holds none of the old records. For an action-state topic, checkpoints and "+
+			"savepoints taken before cannot be restored against it, and cleanup boundaries recorded for the old ID refuse to apply; "+
+			"for a control topic, the recorded boundaries are gone.\n\n"+
 			"The plan shows topic_id changing to the new ID: applying it accepts the new topic. Before that, find out who "+
-			"recreated it, and give the job a new control topic (flinkagents_cleanup_control_topic) for the new topic's history.",
+			"recreated it. A recreated action-state topic needs a new control topic for its history.",
 			name, liveID, recordedID))
+}
+
+// titleCase capitalises each word of a label ("action-state topic" ->
+// "Action-State Topic") for a summary.
+func titleCase(s string) string {
+	out := []byte(s)
+	up := true
+	for i, c := range out {
+		if up && c >= 'a' && c <= 'z' {
+			out[i] = c - 'a' + 'A'
+		}
+		up = c == ' ' || c == '-'
+	}
+	return string(out)
 }

@@ -1,8 +1,6 @@
 package resources
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -20,43 +18,36 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 )
 
-var (
-	_ resource.Resource                   = (*controlTopicResource)(nil)
-	_ resource.ResourceWithConfigure      = (*controlTopicResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*controlTopicResource)(nil)
-	_ resource.ResourceWithImportState    = (*controlTopicResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*controlTopicResource)(nil)
-)
-
-// NewCleanupControlTopic is the flinkagents_cleanup_control_topic resource.
-func NewCleanupControlTopic() resource.Resource { return &controlTopicResource{} }
-
-type controlTopicResource struct {
-	clients *providerdata.Clients
+// NewCleanupControlTopic is the flinkagents_cleanup_control_topic
+// resource. Its lifecycle is the shared topic lifecycle
+// (topic_resource.go); this file holds its schema and what differs: one
+// partition, compaction only, and the pairing with its action-state topic.
+func NewCleanupControlTopic() resource.Resource {
+	return &topicResource[controlTopicModel]{spec: &controlTopicSpec}
 }
 
 type controlTopicModel struct {
-	ID                 types.String `tfsdk:"id"`
-	Name               types.String `tfsdk:"name"`
-	ReplicationFactor  types.Int64  `tfsdk:"replication_factor"`
-	Config             types.Map    `tfsdk:"config"`
-	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
-	ActionStateTopic   types.String `tfsdk:"action_state_topic"`
-	TopicID            types.String `tfsdk:"topic_id"`
-	CleanupPolicy      types.String `tfsdk:"cleanup_policy"`
+	topicCommon
+	ActionStateTopic types.String `tfsdk:"action_state_topic"`
 }
 
 const controlPolicy = "compact"
 
-var controlTopicKind = topicKind{
+var controlTopicSpec = topicSpec[controlTopicModel]{
+	typeSuffix:   "_cleanup_control_topic",
 	label:        "cleanup control topic",
 	resourceType: "flinkagents_cleanup_control_topic",
 	enforced:     map[string]string{cleanup.ConfigCleanupPolicy: controlPolicy},
 	goneDetail: "Topic %q no longer exists, so Terraform will plan to create it again. Its recorded boundaries are lost: " +
 		"a job configured with this control topic refuses to restore until a boundary is recorded again.",
+	schema:     controlTopicSchema(),
+	common:     func(m *controlTopicModel) *topicCommon { return &m.topicCommon },
+	partitions: func(*controlTopicModel) int32 { return 1 },
+	validate:   validateControlTopic,
+	plan:       func(*controlTopicModel, *controlTopicModel, *fwdiag.Diagnostics) {}, // nothing beyond the shared attributes
+	fill:       fillControlTopic,
 }
 
 // controlReservedKeys: anything that could let the broker delete a
@@ -69,12 +60,8 @@ var controlReservedKeys = map[string]string{
 	"local.retention.bytes":      "retention settings could delete recorded boundaries; the control topic is compacted only.",
 }
 
-func (r *controlTopicResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_cleanup_control_topic"
-}
-
-func (r *controlTopicResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func controlTopicSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "The dedicated control topic where cleanup boundaries are recorded (the job's `kafkaActionStateCleanupControlTopic`). " +
 			"Always exactly one partition and `cleanup.policy=compact`, so that every reader sees one order of boundaries and no retention can remove one.",
 		Attributes: map[string]schema.Attribute{
@@ -114,134 +101,28 @@ func (r *controlTopicResource) Schema(_ context.Context, _ resource.SchemaReques
 	}
 }
 
-func (r *controlTopicResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
-}
-
-func (r *controlTopicResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m controlTopicModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.Name.IsUnknown() || m.ActionStateTopic.IsUnknown() || m.ActionStateTopic.IsNull() {
+// validateControlTopic catches a control topic named like its action-state
+// topic: swapped names would compact action state away.
+func validateControlTopic(m *controlTopicModel, diags *fwdiag.Diagnostics) {
+	if m.Name.IsUnknown() || m.ActionStateTopic.IsUnknown() || m.ActionStateTopic.IsNull() {
 		return
 	}
 	if m.Name.ValueString() == m.ActionStateTopic.ValueString() {
-		resp.Diagnostics.AddAttributeError(path.Root("action_state_topic"), "Control Topic Must Be Dedicated",
+		diags.AddAttributeError(path.Root("action_state_topic"), "Control Topic Must Be Dedicated",
 			fmt.Sprintf("name and action_state_topic are both %q. The control topic must be a separate, compacted, single-partition topic; "+
 				"choose another name, for example %q.", m.Name.ValueString(), m.Name.ValueString()+"-cleanup-control"))
 	}
 }
 
-func (r *controlTopicResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var state *controlTopicModel
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+// fillControlTopic refuses a control topic with more than one partition:
+// no update can fix it, and boundaries in it have no single order.
+func fillControlTopic(_ *controlTopicModel, t kafkaops.Topic, _ map[string]kafkaops.ConfigValue, op string) fwdiag.Diagnostics {
+	if len(t.Partitions) == 1 {
+		return nil
 	}
-	if req.Plan.Raw.IsNull() {
-		if state != nil {
-			controlTopicKind.refuseDestroyOrRename(&resp.Diagnostics, state.Name, state.DeletionProtection, nil)
-		}
-		return
-	}
-	var plan controlTopicModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if state != nil {
-		controlTopicKind.refuseDestroyOrRename(&resp.Diagnostics, state.Name, state.DeletionProtection, &plan.Name)
-		refuseTopicShapeChange(&resp.Diagnostics, "replication_factor", state.Name.ValueString(), state.ReplicationFactor, plan.ReplicationFactor)
-	}
-	plan.CleanupPolicy = types.StringValue(controlPolicy)
-	if !plan.Name.IsUnknown() {
-		plan.ID = plan.Name
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-}
-
-func (r *controlTopicResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan controlTopicModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	kafka, op, diags := controlTopicKind.create(ctx, r.clients, plan.Name.ValueString(), 1, int16(plan.ReplicationFactor.ValueInt64()), plan.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	_, diags = r.read(ctx, kafka, &plan, op)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *controlTopicResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state controlTopicModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if controlTopicKind.refresh(ctx, r.clients, state.Name.ValueString(), resp, func(kafka *kafkaops.Client, op string) (bool, fwdiag.Diagnostics) {
-		return r.read(ctx, kafka, &state, op)
-	}) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	}
-}
-
-func (r *controlTopicResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state controlTopicModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	kafka, op, diags := controlTopicKind.alter(ctx, r.clients, plan.Name.ValueString(), state.Config, plan.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	_, diags = r.read(ctx, kafka, &plan, op)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *controlTopicResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state controlTopicModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(controlTopicKind.delete(ctx, r.clients, state.Name.ValueString(), state.DeletionProtection.ValueBool())...)
-}
-
-func (r *controlTopicResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	importTopicByName(ctx, req, resp)
-}
-
-// read refreshes m from the live topic. A topic with more than one
-// partition is an error: no update can fix it, and boundaries in it have no
-// single order.
-func (r *controlTopicResource) read(ctx context.Context, kafka *kafkaops.Client, m *controlTopicModel, op string) (gone bool, diags fwdiag.Diagnostics) {
-	name := m.Name.ValueString()
-	t, cfg, err := describeWithConfigs(ctx, kafka, name)
-	if err != nil {
-		return errors.Is(err, kafkaops.ErrTopicNotFound), fwdiag.Diagnostics{r.clients.KafkaDiag(op, err)}
-	}
-	if len(t.Partitions) != 1 {
-		diags.AddError("Control Topic Has Several Partitions",
-			fmt.Sprintf("While %s: it has %d partitions. A cleanup control topic must have exactly one, so that the runtime and every tool read one order of boundaries. "+
-				"Partitions cannot be removed: create a new single-partition control topic, copy the records of partition 0 if they hold boundaries, and point the job at it.", op, len(t.Partitions)))
-		return false, diags
-	}
-	m.ID = types.StringValue(name)
-	m.TopicID = types.StringValue(t.ID.String())
-	m.ReplicationFactor = types.Int64Value(int64(t.ReplicationFactor))
-	m.CleanupPolicy = types.StringValue(cfg[cleanup.ConfigCleanupPolicy].Value)
-	m.Config = liveManagedConfig(m.Config, cfg)
-	return false, nil
+	var diags fwdiag.Diagnostics
+	diags.AddError("Control Topic Has Several Partitions",
+		fmt.Sprintf("While %s: it has %d partitions. A cleanup control topic must have exactly one, so that the runtime and every tool read one order of boundaries. "+
+			"Partitions cannot be removed: create a new single-partition control topic, copy the records of partition 0 if they hold boundaries, and point the job at it.", op, len(t.Partitions)))
+	return diags
 }

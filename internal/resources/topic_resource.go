@@ -1,0 +1,346 @@
+package resources
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+)
+
+// The two topic resources share one lifecycle, written here once: create
+// with enforced settings, read back only managed keys, alter incrementally,
+// refuse replacement and protected destroys, surface a topic recreated
+// outside Terraform. A topicSpec holds what differs: the schema, the
+// enforced settings, and the kind's own attributes.
+
+var (
+	_ resource.Resource                   = (*topicResource[actionStateTopicModel])(nil)
+	_ resource.ResourceWithConfigure      = (*topicResource[actionStateTopicModel])(nil)
+	_ resource.ResourceWithModifyPlan     = (*topicResource[actionStateTopicModel])(nil)
+	_ resource.ResourceWithImportState    = (*topicResource[actionStateTopicModel])(nil)
+	_ resource.ResourceWithValidateConfig = (*topicResource[actionStateTopicModel])(nil)
+)
+
+// topicCommon is the part of the model both topic resources share; each
+// kind's model embeds it.
+type topicCommon struct {
+	ID                 types.String `tfsdk:"id"`
+	Name               types.String `tfsdk:"name"`
+	ReplicationFactor  types.Int64  `tfsdk:"replication_factor"`
+	Config             types.Map    `tfsdk:"config"`
+	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
+	TopicID            types.String `tfsdk:"topic_id"`
+	CleanupPolicy      types.String `tfsdk:"cleanup_policy"`
+}
+
+// topicSpec is what one topic resource adds to the shared lifecycle.
+type topicSpec[M any] struct {
+	typeSuffix   string // appended to the provider's type name
+	label        string // "action-state topic", for messages
+	resourceType string // for messages and the import hint
+	// enforced is set on create and on every update, whatever the config.
+	enforced map[string]string
+	// goneDetail says why a vanished topic matters (%q: name).
+	goneDetail string
+	schema     schema.Schema
+	common     func(*M) *topicCommon
+	// partitions is the partition count to create with.
+	partitions func(*M) int32
+	// validate checks the configuration beyond the schema (may be nil).
+	validate func(*M, *fwdiag.Diagnostics)
+	// plan sets the kind's planned computed values and refuses changes it
+	// cannot make; state is nil on create.
+	plan func(plan, state *M, diags *fwdiag.Diagnostics)
+	// fill copies the kind's own live values into m, refusing a topic no
+	// update can fix (op completes "While ...").
+	fill func(m *M, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, op string) fwdiag.Diagnostics
+}
+
+type topicResource[M any] struct {
+	spec    *topicSpec[M]
+	clients *providerdata.Clients
+}
+
+func (r *topicResource[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + r.spec.typeSuffix
+}
+
+func (r *topicResource[M]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.spec.schema
+}
+
+func (r *topicResource[M]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
+}
+
+func (r *topicResource[M]) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if r.spec.validate == nil {
+		return // the schema's validators hold every rule of this kind
+	}
+	var m M
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if !resp.Diagnostics.HasError() {
+		r.spec.validate(&m, &resp.Diagnostics)
+	}
+}
+
+func (r *topicResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var state *M
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if req.Plan.Raw.IsNull() {
+		if state != nil {
+			r.refuseDestroyOrRename(&resp.Diagnostics, r.spec.common(state), nil)
+		}
+		return
+	}
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p := r.spec.common(&plan)
+	if state != nil {
+		s := r.spec.common(state)
+		r.refuseDestroyOrRename(&resp.Diagnostics, s, &p.Name)
+		refuseTopicShapeChange(&resp.Diagnostics, "replication_factor", s.Name.ValueString(), s.ReplicationFactor, p.ReplicationFactor)
+	}
+	// The enforced policy is always planned: live drift (read into state)
+	// then shows as an in-place update; the same set in another order is
+	// no drift.
+	p.CleanupPolicy = types.StringValue(r.spec.enforced[cleanup.ConfigCleanupPolicy])
+	if state != nil && cleanup.PolicyEqual(r.spec.common(state).CleanupPolicy.ValueString(), p.CleanupPolicy.ValueString()) {
+		p.CleanupPolicy = r.spec.common(state).CleanupPolicy
+	}
+	if !p.Name.IsUnknown() {
+		p.ID = p.Name
+	}
+	if state != nil && p.Name.ValueString() == r.spec.common(state).Name.ValueString() {
+		if live, ok := liveTopicID(ctx, req, &resp.Diagnostics); ok && live != r.spec.common(state).TopicID.ValueString() {
+			p.TopicID = types.StringValue(live) // shown as topic_id: old -> new
+		}
+	}
+	r.spec.plan(&plan, state, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p := r.spec.common(&plan)
+	name := p.Name.ValueString()
+	op := fmt.Sprintf("creating %s %q", r.spec.label, name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	cfg, d := configFromMap(ctx, p.Config)
+	diags.Append(d...)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	maps.Copy(cfg, r.spec.enforced)
+	if _, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), int16(p.ReplicationFactor.ValueInt64()), cfg); err != nil {
+		resp.Diagnostics.Append(diag.TopicCreateFailed(op, r.spec.resourceType, name, err, r.clients.Connection()))
+		return
+	}
+	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s := r.spec.common(&state)
+	name := s.Name.ValueString()
+	op := fmt.Sprintf("reading %s %q", r.spec.label, name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	recorded := s.TopicID
+	var readDiags fwdiag.Diagnostics
+	if gone := r.readInto(ctx, kafka, &state, op, &readDiags); gone {
+		// The not-found error becomes this warning: the next plan creates it.
+		resp.Diagnostics.AddWarning(fmt.Sprintf("%s Missing", titleCase(r.spec.label)), fmt.Sprintf(r.spec.goneDetail, name))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if resp.Diagnostics.Append(readDiags...); resp.Diagnostics.HasError() {
+		return
+	}
+	if live := s.TopicID; !recorded.IsNull() && !recorded.IsUnknown() && live.ValueString() != recorded.ValueString() {
+		// Deleted and recreated outside Terraform: a new topic with none of
+		// the old records. Adopting it silently would hide that from
+		// review, so state keeps the ID Terraform knows and the plan
+		// proposes the new one as a change to confirm.
+		s.TopicID = recorded
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateLiveTopicID, fmt.Appendf(nil, "%q", live.ValueString()))...)
+		resp.Diagnostics.Append(diag.TopicRecreated(r.spec.label, name, recorded.ValueString(), live.ValueString()))
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p := r.spec.common(&plan)
+	name := p.Name.ValueString()
+	op := fmt.Sprintf("updating the settings of %s %q", r.spec.label, name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	oldCfg, d1 := configFromMap(ctx, r.spec.common(&state).Config)
+	newCfg, d2 := configFromMap(ctx, p.Config)
+	diags.Append(d1...)
+	diags.Append(d2...)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	set, remove := configChanges(oldCfg, newCfg)
+	maps.Copy(set, r.spec.enforced)
+	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
+		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
+		return
+	}
+	planned := p.TopicID
+	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !planned.IsUnknown() && planned.ValueString() != p.TopicID.ValueString() {
+		// Recreated (again) between plan and apply: the reviewed plan no
+		// longer describes this topic.
+		resp.Diagnostics.Append(diag.TopicRecreated(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
+		resp.Diagnostics.AddError(fmt.Sprintf("%s Changed Since The Plan", titleCase(r.spec.label)),
+			fmt.Sprintf("Topic %q has ID %s, not the %s the plan was reviewed with. Run terraform plan again and review the change.",
+				name, p.TopicID.ValueString(), planned.ValueString()))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete deletes the topic unless protected. ModifyPlan refuses a protected
+// destroy already; this checks again because state can be destroyed by
+// paths that skip our plan (a -target, a stale plan file).
+func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s := r.spec.common(&state)
+	name := s.Name.ValueString()
+	if s.DeletionProtection.ValueBool() {
+		resp.Diagnostics.Append(diag.DeletionProtected(r.spec.label, name))
+		return
+	}
+	op := fmt.Sprintf("deleting %s %q", r.spec.label, name)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	if err := kafka.DeleteTopic(ctx, name); err != nil {
+		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
+	}
+}
+
+// ImportState adopts a topic by name, protected until the operator says
+// otherwise, managing no extra config keys; Read fills in the rest.
+func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
+}
+
+// readInto refreshes m from the live topic; gone reports a missing topic
+// (with its error in diags).
+func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client, m *M, op string, diags *fwdiag.Diagnostics) (gone bool) {
+	c := r.spec.common(m)
+	name := c.Name.ValueString()
+	t, cfg, err := describeWithConfigs(ctx, kafka, name)
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
+		return errors.Is(err, kafkaops.ErrTopicNotFound)
+	}
+	c.ID = types.StringValue(name)
+	c.TopicID = types.StringValue(t.ID.String())
+	c.ReplicationFactor = types.Int64Value(int64(t.ReplicationFactor))
+	c.CleanupPolicy = types.StringValue(cfg[cleanup.ConfigCleanupPolicy].Value)
+	c.Config = liveManagedConfig(c.Config, cfg)
+	diags.Append(r.spec.fill(m, t, cfg, op)...)
+	return false
+}
+
+// refuseDestroyOrRename stops a plan that destroys (planned == nil) or
+// renames, which replaces, a protected topic.
+func (r *topicResource[M]) refuseDestroyOrRename(diags *fwdiag.Diagnostics, state *topicCommon, planned *types.String) {
+	if !state.DeletionProtection.ValueBool() {
+		return
+	}
+	if planned == nil || (!planned.IsUnknown() && planned.ValueString() != state.Name.ValueString()) {
+		diags.Append(diag.DeletionProtected(r.spec.label, state.Name.ValueString()))
+	}
+}
+
+// refuseTopicShapeChange stops a plan that would change a topic's
+// partition count or replication factor: never a replacement, which would
+// lose every action's state.
+func refuseTopicShapeChange(diags *fwdiag.Diagnostics, attr, topic string, old, planned types.Int64) {
+	if planned.IsUnknown() || old.IsNull() || old.ValueInt64() == planned.ValueInt64() {
+		return
+	}
+	diags.Append(diag.TopicShapeChange(attr, topic, old.ValueInt64(), planned.ValueInt64()))
+}
+
+// privateLiveTopicID is the private-state key under which Read leaves the
+// live topic ID of a topic recreated outside Terraform, for ModifyPlan.
+const privateLiveTopicID = "live_topic_id"
+
+// liveTopicID returns the ID Read found on a topic recreated outside
+// Terraform, if it found one.
+func liveTopicID(ctx context.Context, req resource.ModifyPlanRequest, diags *fwdiag.Diagnostics) (string, bool) {
+	raw, d := req.Private.GetKey(ctx, privateLiveTopicID)
+	diags.Append(d...)
+	if len(raw) == 0 {
+		return "", false
+	}
+	var id string
+	if err := json.Unmarshal(raw, &id); err != nil || id == "" {
+		return "", false
+	}
+	return id, true
+}
+
+func titleCase(s string) string {
+	out := []byte(s)
+	up := true
+	for i, c := range out {
+		if up && c >= 'a' && c <= 'z' {
+			out[i] = c - 'a' + 'A'
+		}
+		up = c == ' ' || c == '-'
+	}
+	return string(out)
+}
