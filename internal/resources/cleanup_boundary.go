@@ -262,20 +262,6 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	log := ins.Log
-	if state.PlanJSON.IsNull() {
-		// Import: adopt the newest recorded plan.
-		latest, ok := log.Latest()
-		if !ok {
-			resp.Diagnostics.AddError("No Cleanup Boundary Recorded",
-				fmt.Sprintf("While importing: control topic %q holds no plan. There is nothing to import; create the boundary with a plan instead.", control))
-			return
-		}
-		state.PlanJSON = types.StringValue(string(latest.Plan.File()))
-		setPlanFields(&state, latest.Plan)
-		state.RecordsToDelete = types.Int64Value(0)
-		state.DeleteRanges = tfconv.DeleteRanges(nil)
-		state.Timeouts = nullTimeouts()
-	}
 	state.ID = types.StringValue(control)
 	state.Status = types.StringValue(statusNotRecorded)
 	if op, ok := log.Lookup(state.PlanID.ValueString()); ok {
@@ -322,9 +308,40 @@ func (r *boundaryResource) Delete(context.Context, resource.DeleteRequest, *reso
 	// Only forgets: recorded boundaries are permanent (ModifyPlan warned).
 }
 
+// ImportState adopts the newest plan recorded in the control topic named
+// by the import ID, whoever recorded it (this provider or the Java tool);
+// the Read that Terraform runs next fills in its status.
 func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("control_topic"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	control := req.ID
+	op := fmt.Sprintf("importing the cleanup boundary recorded in control topic %q", control)
+	kafka, diags := r.clients.KafkaClient(ctx, op)
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	log, err := cleanup.History(ctx, kafka, control)
+	if err != nil {
+		resp.Diagnostics.Append(r.clients.CleanupDiag(op, err))
+		return
+	}
+	latest, ok := log.Latest()
+	if !ok {
+		resp.Diagnostics.AddError("No Cleanup Boundary Recorded",
+			fmt.Sprintf("While %s: it holds no plan. There is nothing to import; create the boundary with a plan instead.", op))
+		return
+	}
+	m := boundaryModel{
+		ID:                types.StringValue(control),
+		ControlTopic:      types.StringValue(control),
+		ActionStateTopic:  types.StringNull(),
+		PlanJSON:          types.StringValue(string(latest.Plan.File())),
+		Timeouts:          nullTimeouts(),
+		Status:            types.StringValue(string(latest.Status)),
+		CommittedBoundary: tfconv.Offsets(log.Boundary()),
+		RecordsToDelete:   types.Int64Value(0),
+		DeleteRanges:      tfconv.DeleteRanges(nil),
+	}
+	setPlanFields(&m, latest.Plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // apply runs the coordinator and fills the computed attributes.
