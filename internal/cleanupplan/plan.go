@@ -56,11 +56,16 @@ type Plan struct {
 	Offsets Offsets
 }
 
-// New validates and returns a plan. The offsets map is copied.
+// New validates and returns a plan. The offsets map is copied. A plan whose
+// file would exceed MaxPlanBytes is refused, so that every plan built here
+// can be handed back as plan_json.
 func New(sourceRecoveryPoint, topic, topicID string, offsets Offsets) (Plan, error) {
 	p := Plan{SourceRecoveryPoint: sourceRecoveryPoint, Topic: topic, TopicID: topicID, Offsets: offsets.Clone()}
 	if err := p.validate(); err != nil {
 		return Plan{}, err
+	}
+	if n := len(p.File()); n > MaxPlanBytes {
+		return Plan{}, malformed("plan", fmt.Sprintf("file would be %d bytes (%d partitions), more than the limit of %d bytes on plans", n, len(p.Offsets), MaxPlanBytes))
 	}
 	return p, nil
 }

@@ -140,3 +140,24 @@ func TestCleanupPlanRefusesLegacyMarkers(t *testing.T) {
 		}},
 	})
 }
+
+// A plan file saved with a UTF-8 byte-order mark (as some Windows editors
+// do) is read, as the Java tool's Jackson reads it; the output is the plan
+// file without the mark.
+func TestCleanupPlanFromPlanJSONWithByteOrderMark(t *testing.T) {
+	e := acctest.New(t)
+	p, err := cleanupplan.New("file:/var/flink/checkpoints/7f3a/chk-42", "orders-agent-action-state", "q1Yw3mZ7QGu3c8m0b7o5Zg", cleanupplan.Offsets{0: 150, 1: 100, 2: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config: e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_plan\" \"p\" {\n  plan_json = %q\n}\n", "\ufeff"+string(p.File())),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("plan_json"), knownvalue.StringExact(string(p.File()))),
+				statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("plan_id"), knownvalue.StringExact(p.ID())),
+			},
+		}},
+	})
+}
