@@ -88,6 +88,16 @@ func TestBlankIsJavaTrimEmptyEverywhere(t *testing.T) {
 				}
 				if !c.blank {
 					checkJacksonExact(t, p, field, c.quoted)
+					return
+				}
+				// A blank field in a control record fails the read closed,
+				// as a record that cannot be read, at its offset.
+				var rec *RecordError
+				if err := paths["Log.Add"]; !errors.Is(err, ErrUnreadableRecord) || !errors.As(err, &rec) || rec.Offset != 3 {
+					t.Errorf("Log.Add: err = %v, want a RecordError at offset 3 matching ErrUnreadableRecord", err)
+				}
+				if l.Len() != 0 {
+					t.Errorf("a refused record entered the log")
 				}
 			})
 		}

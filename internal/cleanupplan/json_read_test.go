@@ -48,6 +48,11 @@ func TestDecodeRecordRefusesByteOrderMark(t *testing.T) {
 	if !errors.Is(err, ErrMalformedPlan) || !strings.Contains(err.Error(), "starts with a UTF-8 byte-order mark") {
 		t.Fatalf("err = %v", err)
 	}
+	var l Log
+	err = l.Add(4, k, append([]byte(bom), v...))
+	if !errors.Is(err, ErrUnreadableRecord) {
+		t.Fatalf("Log.Add: err = %v, want ErrUnreadableRecord", err)
+	}
 }
 
 func TestInvalidUTF8NamesTheByte(t *testing.T) {

@@ -21,6 +21,12 @@ func TestSizeLimitRefusesBeforeParsing(t *testing.T) {
 	if !errors.Is(err, ErrMalformedPlan) || !strings.Contains(err.Error(), fmt.Sprintf("control record value is %d bytes, more than the limit of %d bytes", maxRecordBytes+1, maxRecordBytes)) {
 		t.Fatalf("DecodeRecord: err = %v", err)
 	}
+	var l Log
+	err = l.Add(12, []byte("k"), value)
+	var rec *RecordError
+	if !errors.Is(err, ErrUnreadableRecord) || !errors.As(err, &rec) || rec.Offset != 12 || rec.Size != maxRecordBytes+1 {
+		t.Fatalf("Log.Add: err = %v", err)
+	}
 }
 
 // At the limit exactly, a plan is read; and a plan accepted as plan_json
