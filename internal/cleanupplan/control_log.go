@@ -40,7 +40,7 @@ func (l *Log) Add(offset int64, key, value []byte) error {
 	}
 	rec, err := DecodeRecord(key, value)
 	if err != nil {
-		return fmt.Errorf("control record at offset %d: %w", offset, err)
+		return &RecordError{Offset: offset, Key: key, Size: len(value), Err: err}
 	}
 	return l.AddRecord(offset, rec)
 }

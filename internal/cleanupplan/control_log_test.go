@@ -190,3 +190,39 @@ func TestFromMarkers(t *testing.T) {
 		}
 	}
 }
+
+// A value that is not a control record comes back as a RecordError that
+// says where it sits and still matches the reason's sentinel; a tombstone
+// or a key mismatch was read fine and is not "unreadable".
+func TestLogAddNamesUnreadableRecords(t *testing.T) {
+	k, v := EncodeRecord(StatusCommitted, specPlan(t))
+	for name, value := range map[string][]byte{
+		"garbage":      []byte("\x00\x01garbage"),
+		"not UTF-8":    append([]byte(`{"schemaVersion":1,"status":"`), 0xC3, 0x28),
+		"truncated":    v[:len(v)-1],
+		"schema 2":     []byte(strings.Replace(string(v), `{"schemaVersion":1`, `{"schemaVersion":2`, 1)),
+		"blank topic":  []byte(strings.Replace(string(v), `"topic":"orders-agent-action-state"`, `"topic":"\u0001"`, 1)),
+		"empty object": []byte(`{}`),
+	} {
+		var l Log
+		err := l.Add(41, k, value)
+		var rec *RecordError
+		if !errors.Is(err, ErrUnreadableRecord) || !errors.Is(err, ErrMalformedPlan) || !errors.As(err, &rec) {
+			t.Errorf("%s: err = %v, want an unreadable RecordError", name, err)
+			continue
+		}
+		if rec.Offset != 41 || string(rec.Key) != string(k) || rec.Size != len(value) || !strings.HasPrefix(err.Error(), "control record at offset 41: ") {
+			t.Errorf("%s: record error = %+v (%v)", name, rec, err)
+		}
+	}
+	var l Log
+	for name, err := range map[string]error{
+		"tombstone":    l.Add(1, k, nil),
+		"key mismatch": l.Add(2, []byte("other"), v),
+	} {
+		var rec *RecordError
+		if errors.Is(err, ErrUnreadableRecord) || !errors.As(err, &rec) {
+			t.Errorf("%s: err = %v, want a RecordError that is not unreadable", name, err)
+		}
+	}
+}

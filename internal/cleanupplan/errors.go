@@ -31,7 +31,36 @@ var (
 	ErrIncomparablePlans = errors.New("incomparable plans in control topic")
 	// ErrBackwardMove: a plan would lower the boundary for some partition.
 	ErrBackwardMove = errors.New("cleanup boundary would move backward")
+	// ErrUnreadableRecord: a control record's value is not a control record
+	// this protocol reads (not UTF-8, not JSON, too large, a byte-order mark,
+	// or a plan breaking the spec's rules). Matched by a *RecordError; unlike
+	// a malformed plan_json, nobody can regenerate it: it sits in the topic.
+	ErrUnreadableRecord = errors.New("unreadable control record")
 )
+
+// RecordError is a control record that Log.Add refused, with where it was
+// read, so a diagnostic can say how to inspect it. It unwraps to the
+// reason: ErrTombstone, ErrCorruptControlLog or ErrMalformedPlan.
+type RecordError struct {
+	Offset int64
+	Key    []byte
+	// Size is the value's length in bytes.
+	Size int
+	Err  error
+}
+
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("control record at offset %d: %v", e.Offset, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// Is makes a record whose value could not be read at all match
+// ErrUnreadableRecord. A tombstone or a key that is not the plan ID inside
+// was read fine and keeps its own sentinel.
+func (e *RecordError) Is(target error) bool {
+	return target == ErrUnreadableRecord && errors.Is(e.Err, ErrMalformedPlan)
+}
 
 func malformed(field, problem string) error {
 	return fmt.Errorf("%w: %s %s", ErrMalformedPlan, field, problem)

@@ -1,7 +1,7 @@
 package cleanupplan
 
 import (
-	"errors"
+	"bytes"
 	"fmt"
 	"strconv"
 	"unicode/utf16"
@@ -49,6 +49,33 @@ type jsonMember struct {
 // maxJSONDepth bounds recursion on hostile input (nested arrays).
 const maxJSONDepth = 32
 
+// linearDuplicateCheckMax is the member count up to which an object's keys
+// are checked for duplicates by scanning the members already read; a larger
+// object (the offsets of a big topic) switches to a set. Scanning alone made
+// the check quadratic: a plan or control record of 60,000 partitions took
+// 13 s to parse, and anyone able to write one record to a control topic
+// could make every plan and apply take minutes. Small objects keep the scan,
+// which allocates nothing.
+const linearDuplicateCheckMax = 16
+
+// utf8BOM is U+FEFF, the byte-order mark, encoded in UTF-8.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// bomRule says what a leading byte-order mark means to parseSingleObject.
+type bomRule bool
+
+const (
+	// skipBOM: plan files. Jackson's byte-source bootstrapper, which the Java
+	// tool reads plan files through, skips a leading UTF-8 BOM; a plan file it
+	// accepts must be accepted here. The mark precedes the JSON text, so it
+	// changes no field and no plan ID.
+	skipBOM bomRule = true
+	// refuseBOM: control records. Both tools write them with Jackson's
+	// writeValueAsBytes, which never emits a BOM, so one means the record
+	// came from somewhere else.
+	refuseBOM bomRule = false
+)
+
 type jsonReader struct {
 	data []byte
 	pos  int
@@ -56,12 +83,21 @@ type jsonReader struct {
 
 // parseSingleObject parses data as exactly one JSON object followed only by
 // whitespace.
-func parseSingleObject(data []byte) (jsonValue, error) {
+func parseSingleObject(data []byte, bom bomRule) (jsonValue, error) {
 	if !utf8.Valid(data) {
-		return jsonValue{}, errors.New("input is not valid UTF-8")
+		return jsonValue{}, fmt.Errorf("at byte %d: input is not valid UTF-8", firstInvalidUTF8(data))
 	}
 	r := jsonReader{data: data}
+	if bytes.HasPrefix(data, utf8BOM) {
+		if bom == refuseBOM {
+			return jsonValue{}, r.errorf("input starts with a UTF-8 byte-order mark (bytes EF BB BF), which no tool of this protocol writes")
+		}
+		r.pos = len(utf8BOM)
+	}
 	r.skipSpace()
+	if bytes.HasPrefix(data[r.pos:], utf8BOM) {
+		return jsonValue{}, r.errorf("a UTF-8 byte-order mark (bytes EF BB BF) after leading whitespace; a mark is ignored only as the very first bytes of a plan file, as Jackson ignores it")
+	}
 	if r.pos >= len(data) || data[r.pos] != '{' {
 		return jsonValue{}, r.errorf("expected a JSON object")
 	}
@@ -74,6 +110,19 @@ func parseSingleObject(data []byte) (jsonValue, error) {
 		return jsonValue{}, r.errorf("unexpected content after the JSON object")
 	}
 	return v, nil
+}
+
+// firstInvalidUTF8 is the offset of the first byte that does not begin a
+// valid UTF-8 sequence; only called once utf8.Valid has failed.
+func firstInvalidUTF8(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
 }
 
 func (r *jsonReader) errorf(format string, args ...any) error {
@@ -124,6 +173,7 @@ func (r *jsonReader) value(depth int) (jsonValue, error) {
 func (r *jsonReader) object(depth int) (jsonValue, error) {
 	r.pos++ // '{'
 	v := jsonValue{kind: jsonObject}
+	var seen map[string]struct{} // keys, once the object outgrows the scan
 	r.skipSpace()
 	if r.pos < len(r.data) && r.data[r.pos] == '}' {
 		r.pos++
@@ -138,10 +188,23 @@ func (r *jsonReader) object(depth int) (jsonValue, error) {
 		if err != nil {
 			return v, err
 		}
-		for _, m := range v.members {
-			if m.key == key {
+		if len(v.members) < linearDuplicateCheckMax {
+			for _, m := range v.members {
+				if m.key == key {
+					return v, r.errorf("duplicate field %q", key)
+				}
+			}
+		} else {
+			if seen == nil {
+				seen = make(map[string]struct{}, 2*len(v.members))
+				for _, m := range v.members {
+					seen[m.key] = struct{}{}
+				}
+			}
+			if _, dup := seen[key]; dup {
 				return v, r.errorf("duplicate field %q", key)
 			}
+			seen[key] = struct{}{}
 		}
 		r.skipSpace()
 		if r.pos >= len(r.data) || r.data[r.pos] != ':' {

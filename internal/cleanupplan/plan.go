@@ -56,23 +56,28 @@ type Plan struct {
 	Offsets Offsets
 }
 
-// New validates and returns a plan. The offsets map is copied.
+// New validates and returns a plan. The offsets map is copied. A plan whose
+// file would exceed MaxPlanBytes is refused, so that every plan built here
+// can be handed back as plan_json.
 func New(sourceRecoveryPoint, topic, topicID string, offsets Offsets) (Plan, error) {
 	p := Plan{SourceRecoveryPoint: sourceRecoveryPoint, Topic: topic, TopicID: topicID, Offsets: offsets.Clone()}
 	if err := p.validate(); err != nil {
 		return Plan{}, err
+	}
+	if n := len(p.File()); n > MaxPlanBytes {
+		return Plan{}, malformed("plan", fmt.Sprintf("file would be %d bytes (%d partitions), more than the limit of %d bytes on plans", n, len(p.Offsets), MaxPlanBytes))
 	}
 	return p, nil
 }
 
 func (p Plan) validate() error {
 	switch {
-	case isJavaBlank(p.SourceRecoveryPoint):
-		return malformed("sourceRecoveryPoint", "must not be blank")
-	case isJavaBlank(p.Topic):
-		return malformed("topic", "must not be blank")
-	case isJavaBlank(p.TopicID):
-		return malformed("topicId", "must not be blank")
+	case isJavaTrimEmpty(p.SourceRecoveryPoint):
+		return blank("sourceRecoveryPoint", p.SourceRecoveryPoint)
+	case isJavaTrimEmpty(p.Topic):
+		return blank("topic", p.Topic)
+	case isJavaTrimEmpty(p.TopicID):
+		return blank("topicId", p.TopicID)
 	case p.TopicID == zeroTopicID:
 		return malformed("topicId", "is the zero UUID "+zeroTopicID+", which names no topic")
 	case len(p.Offsets) == 0:
@@ -84,6 +89,19 @@ func (p Plan) validate() error {
 		}
 	}
 	return nil
+}
+
+// blank says why the runtime would refuse value, showing it when short.
+func blank(field, value string) error {
+	if value == "" {
+		return malformed(field, "must not be empty")
+	}
+	shown := fmt.Sprintf("%q", value)
+	if len(value) > 32 {
+		shown = fmt.Sprintf("its %d bytes", len(value))
+	}
+	return malformed(field, "must not be blank: "+shown+" holds nothing but characters at or below U+0020 (spaces and controls), "+
+		"which the runtime's Java trim() removes, so it would refuse the plan on every restore")
 }
 
 // firstInvalidOffset names the lowest invalid partition, so the message is

@@ -14,8 +14,19 @@ var planFields = []string{"schemaVersion", "planId", "sourceRecoveryPoint", "top
 // plan object). It enforces every rule of the spec: exactly the six fields,
 // no duplicate keys, JSON strings and integral numbers where required,
 // canonical decimal partition keys, and a planId that matches the contents.
+// Input above MaxPlanBytes is refused unread. A leading UTF-8 byte-order
+// mark is skipped, as the Java tool's Jackson skips it.
 func Parse(data []byte) (Plan, error) {
-	root, err := parseSingleObject(data)
+	if err := checkSize("plan", len(data), MaxPlanBytes); err != nil {
+		return Plan{}, err
+	}
+	return parsePlan(data)
+}
+
+// parsePlan is Parse past the size check (benchmarks measure it above the
+// limit, to show that parsing is linear).
+func parsePlan(data []byte) (Plan, error) {
+	root, err := parseSingleObject(data, skipBOM)
 	if err != nil {
 		return Plan{}, fmt.Errorf("%w: %v", ErrMalformedPlan, err)
 	}

@@ -101,15 +101,6 @@ func TestNewRefusesInvalidPlans(t *testing.T) {
 	}
 }
 
-// Java's isBlank does not count no-break spaces as blank, so neither do we.
-func TestNoBreakSpaceIsNotBlank(t *testing.T) {
-	for _, s := range []string{"\u00a0", "\u2007", "\u202f", "\u0085"} {
-		if _, err := New(s, "t", "q1Yw3mZ7QGu3c8m0b7o5Zg", Offsets{0: 1}); err != nil {
-			t.Errorf("%q refused: %v", s, err)
-		}
-	}
-}
-
 func TestAdvancesOrEquals(t *testing.T) {
 	p := specPlan(t)
 	if err := p.AdvancesOrEquals(nil); err != nil {

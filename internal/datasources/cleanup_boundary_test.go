@@ -61,3 +61,34 @@ func TestCleanupBoundaryDataSource(t *testing.T) {
 		},
 	})
 }
+
+// A record that is not a control record is reported as one, by topic,
+// partition and offset, with the commands to inspect it; not as a plan to
+// regenerate.
+func TestCleanupBoundaryDataSourceUnreadableRecord(t *testing.T) {
+	e := acctest.New(t)
+	data, control := e.Name("ds-action-state"), e.Name("ds-control")
+	id := e.CreateTopic(data, 1, cleanup.DataTopicSettings)
+	e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	e.Produce(data, 1, 10)
+	ctx := context.Background()
+	p, err := cleanupplan.New("chk-1", data, id, cleanupplan.Offsets{0: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cleanup.Apply(ctx, e.Admin, cleanup.Request{Plan: p, ControlTopic: control}); err != nil {
+		t.Fatal(err)
+	}
+	end, err := e.Admin.AppendControl(ctx, control, []byte("junk-key"), []byte("\xff\xfe not JSON"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config: e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_boundary\" \"b\" {\n  control_topic = %q\n}\n", control),
+			ExpectError: regexp.MustCompile(fmt.Sprintf(`(?s)Unreadable Record In Control Topic.*%q holds a record.*partition 0,\s+offset %d\s+\(key\s+"junk-key".*--topic\s+%s\s+--partition\s+0\s+--offset\s+%d`,
+				control, end, regexp.QuoteMeta(control), end)),
+		}},
+	})
+}

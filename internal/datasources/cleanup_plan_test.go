@@ -23,18 +23,25 @@ func TestCleanupPlanFromPlanJSONReemitsJavaBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Compact input, as someone might hand it over; the output is the file.
+	checks := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("plan_json"), knownvalue.StringExact(string(p.File()))),
+		statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("plan_id"), knownvalue.StringExact("a5440177c24ca86c94163d0a3254bca95d7c4e4d3cc3671b267c8e68797adac4")),
+		statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("offsets").AtMapKey("0"), knownvalue.Int64Exact(150)),
+		statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("checkpoint_id"), knownvalue.Null()),
+	}
+	config := func(planJSON string) string {
+		return e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_plan\" \"p\" {\n  plan_json = %q\n}\n", planJSON)
+	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
-		Steps: []resource.TestStep{{
-			Config: e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_plan\" \"p\" {\n  plan_json = %q\n}\n", p.CompactJSON()),
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("plan_json"), knownvalue.StringExact(string(p.File()))),
-				statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("plan_id"), knownvalue.StringExact("a5440177c24ca86c94163d0a3254bca95d7c4e4d3cc3671b267c8e68797adac4")),
-				statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("offsets").AtMapKey("0"), knownvalue.Int64Exact(150)),
-				statecheck.ExpectKnownValue("data.flinkagents_cleanup_plan.p", tfjsonpath.New("checkpoint_id"), knownvalue.Null()),
-			},
-		}},
+		Steps: []resource.TestStep{
+			// Compact input, as someone might hand it over; the output is the file.
+			{Config: config(string(p.CompactJSON())), ConfigStateChecks: checks},
+			// A file saved with a UTF-8 byte-order mark (some Windows editors
+			// do; file() keeps it) is read, as the Java tool's Jackson reads
+			// it; the output is the file without the mark.
+			{Config: config("\ufeff" + string(p.File())), ConfigStateChecks: checks},
+		},
 	})
 }
 

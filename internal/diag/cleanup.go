@@ -2,6 +2,10 @@ package diag
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -72,10 +76,58 @@ func FromCleanupError(op string, err error) fwdiag.Diagnostic {
 // FromCleanupErrorVia is FromCleanupError naming the connection (see
 // FromKafkaErrorVia).
 func FromCleanupErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
+	// Before the refusals: an unreadable record also matches
+	// ErrMalformedPlan, whose advice (regenerate the plan) cannot help.
+	var rec *cleanupplan.RecordError
+	if errors.Is(err, cleanupplan.ErrUnreadableRecord) && errors.As(err, &rec) {
+		return UnreadableControlRecord(op, rec, err, conn)
+	}
 	for _, r := range cleanupRefusals {
 		if errors.Is(err, r.err) {
 			return fwdiag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
 		}
 	}
 	return FromKafkaErrorVia(op, err, conn)
+}
+
+// UnreadableControlRecord reports a control record that is not a record of
+// this protocol: garbage, non-UTF-8 bytes, a byte-order mark, an oversized
+// value, or a plan the runtime would refuse. The operator cannot regenerate
+// it, only find it and whoever wrote it, so the detail names the record
+// (topic, partition, offset, key) and the commands that show it. The topic
+// comes from kafkaops, which wraps errors about one record it read.
+func UnreadableControlRecord(op string, rec *cleanupplan.RecordError, err error, conn string) fwdiag.Diagnostic {
+	topic, partition := "TOPIC", int32(0)
+	var loc *kafkaops.ControlRecordError
+	if errors.As(err, &loc) {
+		topic, partition = loc.Topic, loc.Partition
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The control topic %q holds a record this provider cannot read, at partition %d, offset %d (%s, value of %d bytes). "+
+		"Nothing was written or deleted after it was read: a control history that cannot be read in full cannot say what is safe to delete.\n\n",
+		topic, partition, rec.Offset, describeKey(rec.Key), rec.Size)
+	fmt.Fprintf(&b, "Inspect it exactly as the provider reads it (read_committed; over TLS or SASL add your client settings, "+
+		"--consumer.config FILE or kcat -F FILE):\n\n"+
+		"  kafka-console-consumer.sh --bootstrap-server BROKERS --topic %s --partition %d --offset %d --max-messages 1 "+
+		"--isolation-level read_committed --property print.key=true\n\n"+
+		"or: kcat -C -b BROKERS -t %s -p %d -o %d -c 1 -e -X isolation.level=read_committed -f 'key: %%k\\n%%s\\n'\n\n",
+		topic, partition, rec.Offset, topic, partition, rec.Offset)
+	b.WriteString("Find which tool or person wrote it. Every plan and apply against this control topic stops at this record while it is there; " +
+		"do not delete or recreate the control topic to get past it: its other records are the boundaries the runtime enforces on restore.")
+	if conn != "" {
+		fmt.Fprintf(&b, "\n\nConnection (BROKERS above): %s.", conn)
+	}
+	return fwdiag.NewErrorDiagnostic("Unreadable Record In Control Topic", detail(op, b.String(), err))
+}
+
+// describeKey shows a key when it is short printable text; anything else
+// could garble the operator's terminal, so only its length is given.
+func describeKey(key []byte) string {
+	switch {
+	case key == nil:
+		return "no key"
+	case len(key) <= 128 && utf8.Valid(key) && !strings.ContainsFunc(string(key), func(r rune) bool { return !unicode.IsPrint(r) }):
+		return fmt.Sprintf("key %q", key)
+	}
+	return fmt.Sprintf("a key of %d bytes that is not printable text", len(key))
 }

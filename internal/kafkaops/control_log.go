@@ -27,9 +27,24 @@ type ControlRecord struct {
 	Value []byte
 }
 
+// ControlRecordError is an error fn returned for one record, with where
+// that record lives, so a diagnostic can tell the operator how to inspect
+// it. Its text is fn's alone: callers already name the topic they read.
+type ControlRecordError struct {
+	Topic     string
+	Partition int32
+	Offset    int64
+	Err       error
+}
+
+func (e *ControlRecordError) Error() string { return e.Err.Error() }
+
+func (e *ControlRecordError) Unwrap() error { return e.Err }
+
 // ReadControlLog streams partition 0 of topic from its log start offset up
 // to its end as seen with read_committed isolation (the last stable offset
-// at the time of the call), in order, calling fn for every record.
+// at the time of the call), in order, calling fn for every record; an error
+// from fn stops the read and comes back as a *ControlRecordError.
 // Transaction markers and aborted records are skipped, as the runtime's
 // read_committed consumer skips them. It returns the end offset it read to.
 //
@@ -87,7 +102,7 @@ func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(Contr
 				break
 			}
 			if err := fn(ControlRecord{Offset: r.Offset, Key: r.Key, Value: r.Value}); err != nil {
-				return 0, err
+				return 0, &ControlRecordError{Topic: topic, Partition: controlPartition, Offset: r.Offset, Err: err}
 			}
 		}
 		if next <= offset {

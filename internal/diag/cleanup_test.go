@@ -1,0 +1,102 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// readError is what reading a control topic returns when one record is
+// refused: the cleanup core's wording around kafkaops' location around the
+// log's own error.
+func readError(t *testing.T, topic string, offset int64, key, value []byte) error {
+	t.Helper()
+	var log cleanupplan.Log
+	err := log.Add(offset, key, value)
+	if err == nil {
+		t.Fatal("test bug: the record was accepted")
+	}
+	return fmt.Errorf("reading control topic %q: %w", topic, &kafkaops.ControlRecordError{Topic: topic, Partition: 0, Offset: offset, Err: err})
+}
+
+// Garbage in the control topic is not a malformed plan the operator can
+// regenerate: the diagnostic names the record and how to look at it.
+func TestUnreadableControlRecord(t *testing.T) {
+	cases := map[string]struct {
+		key, value []byte
+		keyShown   string
+	}{
+		"non-UTF-8 bytes":     {[]byte("k-1"), []byte("\xff\xfe{}"), `key "k-1"`},
+		"garbage text":        {[]byte("k-1"), []byte("hello"), `key "k-1"`},
+		"byte-order mark":     {[]byte("k-1"), []byte("\xef\xbb\xbf{}"), `key "k-1"`},
+		"blank source":        {[]byte("k-1"), []byte(`{"schemaVersion":1,"status":"APPLIED","plan":{"schemaVersion":1,"planId":"x","sourceRecoveryPoint":"\u0001","topic":"t","topicId":"q1Yw3mZ7QGu3c8m0b7o5Zg","offsets":{"0":1}}}`), `key "k-1"`},
+		"binary key":          {[]byte{0xff, 0x00, 0x01}, []byte("hello"), "a key of 3 bytes that is not printable text"},
+		"no key":              {nil, []byte("hello"), "no key"},
+		"control char in key": {[]byte("a\x1bb"), []byte("hello"), "a key of 3 bytes that is not printable text"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := readError(t, "orders-cleanup", 7, c.key, c.value)
+			d := FromCleanupErrorVia(op, err, "k1:9092 in plaintext")
+			assertShape(t, d, "Unreadable Record In Control Topic",
+				"kafka-console-consumer.sh --bootstrap-server BROKERS --topic orders-cleanup --partition 0 --offset 7 --max-messages 1 --isolation-level read_committed", err)
+			for _, want := range []string{
+				`The control topic "orders-cleanup" holds a record this provider cannot read, at partition 0, offset 7 (` + c.keyShown + fmt.Sprintf(", value of %d bytes)", len(c.value)),
+				"Nothing was written or deleted after it was read",
+				"kcat -C -b BROKERS -t orders-cleanup -p 0 -o 7 -c 1",
+				"do not delete or recreate the control topic",
+				"Connection (BROKERS above): k1:9092 in plaintext.",
+			} {
+				if !strings.Contains(d.Detail(), want) {
+					t.Errorf("detail lacks %q:\n%s", want, d.Detail())
+				}
+			}
+			if strings.Contains(d.Detail(), "regenerate") {
+				t.Errorf("detail gives plan advice for a record:\n%s", d.Detail())
+			}
+		})
+	}
+}
+
+// Records that were read fine but break the history keep their own
+// diagnostics, and a malformed plan_json stays a malformed plan.
+func TestCleanupRefusalsStayDistinct(t *testing.T) {
+	k, v := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, mustPlan(t))
+	_, parseErr := cleanupplan.Parse([]byte("\xff"))
+	for name, c := range map[string]struct {
+		err     error
+		summary string
+	}{
+		"tombstone":    {readError(t, "orders-cleanup", 3, k, nil), "Tombstone In Control Topic"},
+		"key mismatch": {readError(t, "orders-cleanup", 3, []byte("other"), v), "Control Topic History Is Inconsistent"},
+		"plan_json":    {parseErr, "Malformed Cleanup Plan"},
+	} {
+		if d := FromCleanupError(op, c.err); d.Summary() != c.summary {
+			t.Errorf("%s: summary %q, want %q (%v)", name, d.Summary(), c.summary, c.err)
+		}
+	}
+}
+
+// Without kafkaops' location (the log replayed by hand), the topic is a
+// placeholder rather than a wrong name.
+func TestUnreadableControlRecordWithoutTopic(t *testing.T) {
+	var log cleanupplan.Log
+	err := log.Add(9, []byte("k"), []byte("nope"))
+	d := FromCleanupError(op, err)
+	assertShape(t, d, "Unreadable Record In Control Topic", "--topic TOPIC --partition 0 --offset 9", err)
+	if strings.Contains(d.Detail(), "Connection") {
+		t.Errorf("no connection was given:\n%s", d.Detail())
+	}
+}
+
+func mustPlan(t *testing.T) cleanupplan.Plan {
+	t.Helper()
+	p, err := cleanupplan.New("file:/cp/chk-1", "orders-agent-action-state", "q1Yw3mZ7QGu3c8m0b7o5Zg", cleanupplan.Offsets{0: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
