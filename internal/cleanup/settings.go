@@ -37,7 +37,8 @@ func PolicyEqual(a, b string) bool {
 func policySet(v string) []string {
 	var out []string
 	for _, p := range strings.Split(v, ",") {
-		if p = strings.TrimSpace(p); p != "" && !slices.Contains(out, p) {
+		// Java's String.trim, as the runtime compares: chars <= U+0020 only.
+		if p = strings.TrimFunc(p, func(r rune) bool { return r <= ' ' }); p != "" && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}

@@ -61,8 +61,9 @@ record Plan(String sourceRecoveryPoint, String topic, String topicId, SortedMap<
     }
 
     private static void requireNonBlank(String field, String value) throws ValidationException {
-        // String.isBlank is what the Java runtime uses: Character.isWhitespace, so U+00A0 is not blank.
-        if (value == null || value.isBlank()) {
+        // The runtime's requireText: trim().isEmpty(), so a value made only of chars <= U+0020
+        // (controls included) is blank, and U+00A0 or U+2003 are not (this is not String.isBlank).
+        if (value == null || value.trim().isEmpty()) {
             throw new ValidationException(field + " must not be blank");
         }
     }
