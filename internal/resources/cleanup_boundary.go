@@ -98,7 +98,8 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"plan_json": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json`, or the file written by the Java tool's " +
-					"`plan` command (`file(\"plan.json\")`). Parsed strictly; a plan that does not match its own plan ID is refused.",
+					"`plan` command (`file(\"plan.json\")`). Parsed strictly, as Jackson parses it (a leading UTF-8 byte-order mark is skipped); " +
+					"a plan that does not match its own plan ID, or larger than 4 MiB, is refused.",
 			},
 			"plan_id":               computed("The plan's ID (SHA-256 over its contents, as the Java tool computes it)."),
 			"topic":                 computed("The action-state topic the plan cleans."),
