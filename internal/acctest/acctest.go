@@ -19,6 +19,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/javatool"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider"
 )
@@ -144,6 +145,12 @@ func (e *Env) Produce(topic string, partitions int32, n int) {
 	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
 		e.t.Fatal(err)
 	}
+}
+
+// AppendControl writes one control record the way the Java tool does
+// (idempotent, not transactional), through the suite's listener.
+func (e *Env) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
+	return javatool.Append(ctx, e.ClientOpts(), topic, key, value)
 }
 
 // StartOffsets lists each partition's log start offset.

@@ -107,7 +107,7 @@ func TestResumesCommittedRecordWrittenByJavaTool(t *testing.T) {
 	value := `{"schemaVersion":1,"status":"COMMITTED","plan":{"schemaVersion":1,"planId":"` + plan.ID() +
 		`","sourceRecoveryPoint":"file:/var/flink/checkpoints/7f3a/chk-42","topic":"orders-agent-action-state","topicId":"` +
 		e.topicID + `","offsets":{"0":7,"1":4,"2":0}}}`
-	if _, err := e.kafka.AppendControl(ctx, controlTopic, []byte(plan.ID()), []byte(value)); err != nil {
+	if _, err := e.appendControl(ctx, controlTopic, []byte(plan.ID()), []byte(value)); err != nil {
 		t.Fatal(err)
 	}
 	spy := newSpy(e)
@@ -131,7 +131,7 @@ func TestApplyDeletesToEffectiveBoundaryAndMarksAllApplied(t *testing.T) {
 	ctx := context.Background()
 	far := e.plan("chk-9", func(int32) int64 { return 15 })
 	k, v := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, far)
-	if _, err := e.kafka.AppendControl(ctx, controlTopic, k, v); err != nil {
+	if _, err := e.appendControl(ctx, controlTopic, k, v); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Apply(ctx, e.kafka, Request{Plan: far, ControlTopic: controlTopic})

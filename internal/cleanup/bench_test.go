@@ -89,14 +89,13 @@ func BenchmarkReplayControlLog(b *testing.B) {
 // COMMITTED then APPLIED, in large batches.
 func fillControlLog(b *testing.B, c *kfake.Cluster, n int) {
 	e := &env{t: b, cluster: c, brokers: c.ListenAddrs(), parts: 8, topicID: "q1Yw3mZ7QGu3c8m0b7o5Zg", data: dataTopic, control: controlTopic}
-	k := e.newClient()
 	ctx := context.Background()
 	for i := 0; i < n/2; i++ {
 		off := int64(i)
 		plan := e.plan("file:/checkpoints/job/chk-"+itoa(i), func(int32) int64 { return off })
 		for _, st := range []cleanupplan.Status{cleanupplan.StatusCommitted, cleanupplan.StatusApplied} {
 			key, value := cleanupplan.EncodeRecord(st, plan)
-			if _, err := k.AppendControl(ctx, controlTopic, key, value); err != nil {
+			if _, err := e.appendControl(ctx, controlTopic, key, value); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/javatool"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -24,12 +25,13 @@ const (
 // env is one in-process broker with an action-state topic holding records
 // and a control topic, cleaned up by the test.
 type env struct {
-	t       testing.TB
-	cluster *kfake.Cluster // nil on an external broker
-	brokers []string
-	kafka   *kafkaops.Client
-	topicID string
-	parts   int32
+	t        testing.TB
+	cluster  *kfake.Cluster // nil on an external broker
+	brokers  []string
+	kafka    *kafkaops.Client
+	topicID  string
+	parts    int32
+	appender *javatool.Appender // the Java tool's way of appending; see appendControl
 	// data and control are the topic names: the constants on kfake,
 	// unique names on a shared external broker.
 	data, control string
@@ -86,6 +88,20 @@ func (e *env) newClient() *kafkaops.Client {
 	}
 	e.t.Cleanup(k.Close)
 	return k
+}
+
+// appendControl writes one control record the way the Java tool does
+// (idempotent, not transactional).
+func (e *env) appendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
+	if e.appender == nil {
+		a, err := javatool.New(kgo.SeedBrokers(e.brokers...))
+		if err != nil {
+			return 0, err
+		}
+		e.t.Cleanup(a.Close)
+		e.appender = a
+	}
+	return e.appender.Append(ctx, topic, key, value)
 }
 
 // produce writes n action-state records to every partition, as a job would.

@@ -52,12 +52,12 @@ func TestApplyRefusals(t *testing.T) {
 			return Request{Plan: e.plan("c", func(p int32) int64 { return 10 + int64(p) }), ControlTopic: controlTopic}
 		}, ErrOffsetOutOfRange, "partition 1"},
 		{"tombstone in control topic", func(e *env) Request {
-			_, err := e.kafka.AppendControl(ctx, controlTopic, []byte("x"), nil)
+			_, err := e.appendControl(ctx, controlTopic, []byte("x"), nil)
 			must(t, err)
 			return Request{Plan: e.plan("c", fiveEach), ControlTopic: controlTopic}
 		}, cleanupplan.ErrTombstone, "offset 0"},
 		{"malformed control record", func(e *env) Request {
-			_, err := e.kafka.AppendControl(ctx, controlTopic, []byte("x"), []byte(`{"schemaVersion":1}`))
+			_, err := e.appendControl(ctx, controlTopic, []byte("x"), []byte(`{"schemaVersion":1}`))
 			must(t, err)
 			return Request{Plan: e.plan("c", fiveEach), ControlTopic: controlTopic}
 		}, cleanupplan.ErrMalformedPlan, "status is missing"},
@@ -65,7 +65,7 @@ func TestApplyRefusals(t *testing.T) {
 			other, err := cleanupplan.New("c", "payments-action-state", e.topicID, cleanupplan.Offsets{0: 1, 1: 1, 2: 1})
 			must(t, err)
 			k, v := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, other)
-			_, err = e.kafka.AppendControl(ctx, controlTopic, k, v)
+			_, err = e.appendControl(ctx, controlTopic, k, v)
 			must(t, err)
 			return Request{Plan: e.plan("c", fiveEach), ControlTopic: controlTopic}
 		}, cleanupplan.ErrForeignPlan, "payments-action-state"},
@@ -74,7 +74,7 @@ func TestApplyRefusals(t *testing.T) {
 				p, err := cleanupplan.New("c", dataTopic, e.topicID, offs)
 				must(t, err)
 				k, v := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, p)
-				_, err = e.kafka.AppendControl(ctx, controlTopic, k, v)
+				_, err = e.appendControl(ctx, controlTopic, k, v)
 				must(t, err)
 			}
 			return Request{Plan: e.plan("c", fiveEach), ControlTopic: controlTopic}

@@ -20,7 +20,7 @@ func TestApplyDeletesAgainBelowAnAppliedBoundary(t *testing.T) {
 	plan := e.plan("chk-1", func(p int32) int64 { return 5 + int64(p) })
 	for _, st := range []cleanupplan.Status{cleanupplan.StatusCommitted, cleanupplan.StatusApplied} {
 		k, v := cleanupplan.EncodeRecord(st, plan)
-		if _, err := e.kafka.AppendControl(ctx, controlTopic, k, v); err != nil {
+		if _, err := e.appendControl(ctx, controlTopic, k, v); err != nil {
 			t.Fatal(err)
 		}
 	}

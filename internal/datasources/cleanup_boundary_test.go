@@ -51,7 +51,7 @@ func TestCleanupBoundaryDataSource(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if _, err := e.Admin.AppendControl(ctx, control, []byte("x"), nil); err != nil {
+					if _, err := e.AppendControl(ctx, control, []byte("x"), nil); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -79,7 +79,7 @@ func TestCleanupBoundaryDataSourceUnreadableRecord(t *testing.T) {
 	if _, err := cleanup.Apply(ctx, e.Admin, cleanup.Request{Plan: p, ControlTopic: control}); err != nil {
 		t.Fatal(err)
 	}
-	end, err := e.Admin.AppendControl(ctx, control, []byte("junk-key"), []byte("\xff\xfe not JSON"))
+	end, err := e.AppendControl(ctx, control, []byte("junk-key"), []byte("\xff\xfe not JSON"))
 	if err != nil {
 		t.Fatal(err)
 	}

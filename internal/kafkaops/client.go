@@ -6,8 +6,6 @@ package kafkaops
 import (
 	"crypto/tls"
 	"errors"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -60,9 +58,6 @@ type Client struct {
 	opts  []kgo.Opt // connection options shared by every kgo client we build
 	kgo   *kgo.Client
 	admin *kadm.Client
-
-	producerMu sync.Mutex
-	producer   *kgo.Client // control-log appends; see producerClient
 
 	slots chan struct{} // one per in-flight operation; see acquire
 
@@ -128,50 +123,8 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
-// producerClient returns the client that appends control records, building
-// it on first use. It is separate from the admin client because a producer
-// whose producer ID could not be initialized stays failed inside franz-go;
-// dropProducer discards it so the next append starts clean.
-func (c *Client) producerClient() (*kgo.Client, error) {
-	c.producerMu.Lock()
-	defer c.producerMu.Unlock()
-	if c.producer != nil {
-		return c.producer, nil
-	}
-	opts := append(slices.Clone(c.opts),
-		// The control log is an audit trail: every append must be on all
-		// in-sync replicas and deduplicated on retry (spec: acks=all,
-		// idempotent producer; both are franz-go defaults, stated here so
-		// no later option can quietly weaken them).
-		kgo.RequiredAcks(kgo.AllISRAcks()),
-		kgo.ProduceRequestTimeout(c.cfg.Timeout),
-		// Control records go to partition 0 exactly.
-		kgo.RecordPartitioner(kgo.ManualPartitioner()),
-	)
-	p, err := kgo.NewClient(opts...)
-	if err != nil {
-		return nil, err
-	}
-	c.producer = p
-	return p, nil
-}
-
-func (c *Client) dropProducer(p *kgo.Client) {
-	c.producerMu.Lock()
-	defer c.producerMu.Unlock()
-	if c.producer == p {
-		c.producer = nil
-	}
-	p.Close()
-}
-
 // Close releases the connections.
 func (c *Client) Close() {
-	c.producerMu.Lock()
-	if c.producer != nil {
-		c.producer.Close()
-	}
-	c.producerMu.Unlock()
 	c.kgo.Close()
 }
 

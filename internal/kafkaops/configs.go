@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // ConfigValue is one topic config as the broker reports it.
@@ -14,10 +13,6 @@ type ConfigValue struct {
 	Value string
 	// Null is set when the broker reports no value (sensitive or unset).
 	Null bool
-	// TopicOverride is set when the value is set on the topic itself rather
-	// than inherited from a broker or default: only overrides are ever
-	// compared with what a user manages, so broker defaults are never drift.
-	TopicOverride bool
 }
 
 // opDescribeConfigs names TopicConfigs in errors.
@@ -45,7 +40,7 @@ func (c *Client) describeTopicConfigs(ctx context.Context, names []string) (func
 		}
 		out := make(map[string]ConfigValue, len(rc.Configs))
 		for _, cfg := range rc.Configs {
-			v := ConfigValue{Null: cfg.Value == nil, TopicOverride: cfg.Source == kmsg.ConfigSourceDynamicTopicConfig}
+			v := ConfigValue{Null: cfg.Value == nil}
 			if cfg.Value != nil {
 				v.Value = *cfg.Value
 			}

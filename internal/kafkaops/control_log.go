@@ -179,31 +179,3 @@ func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64)
 	}
 	return nil, errors.New("the leader's fetch response did not include partition 0")
 }
-
-// AppendControl appends one record to partition 0 and returns its offset
-// once the broker acknowledged it on all in-sync replicas. The client's
-// producer is idempotent, so a retried append after a lost acknowledgement
-// is written once.
-func (c *Client) AppendControl(ctx context.Context, topic string, key, value []byte) (int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
-	if err != nil {
-		return 0, opErr("append control record", topic, err)
-	}
-	defer release()
-	p, err := c.producerClient()
-	if err != nil {
-		return 0, opErr("append control record", topic, err)
-	}
-	rec := &kgo.Record{Topic: topic, Partition: controlPartition, Key: key, Value: value}
-	if err := p.ProduceSync(ctx, rec).FirstErr(); err != nil {
-		// The append may or may not be in the log. A retry with a new
-		// producer ID may write it twice, which the log rules accept (the
-		// same status repeated); a producer stuck in a failed state would
-		// instead fail every later apply of this process.
-		c.dropProducer(p)
-		return 0, opErr("append control record", topic, err)
-	}
-	return rec.Offset, nil
-}

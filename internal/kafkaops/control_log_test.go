@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/javatool"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -30,7 +32,7 @@ func TestReadControlLogLocatesTheRecordFnRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, v := range []string{"first", "second", "\xff garbage"} {
-		if _, err := k.AppendControl(ctx, topic, []byte("k"), []byte(v)); err != nil {
+		if _, err := javatool.Append(ctx, []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...)}, topic, []byte("k"), []byte(v)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,9 +1,6 @@
 package kafkaops
 
-import (
-	"encoding/base64"
-	"fmt"
-)
+import "encoding/base64"
 
 // TopicID is a Kafka topic ID. Its String form is Kafka's Java
 // Uuid.toString(): URL-safe base64 without padding (22 characters). Plans,
@@ -16,17 +13,3 @@ func (id TopicID) String() string { return base64.RawURLEncoding.EncodeToString(
 
 // IsZero reports whether id is Uuid.ZERO_UUID (a broker without topic IDs).
 func (id TopicID) IsZero() bool { return id == TopicID{} }
-
-// ParseTopicID parses the Java form.
-func ParseTopicID(s string) (TopicID, error) {
-	var id TopicID
-	if len(s) != 22 {
-		return id, fmt.Errorf("topic ID %q is not 22 characters of URL-safe base64", s)
-	}
-	b, err := base64.RawURLEncoding.Strict().DecodeString(s)
-	if err != nil || len(b) != 16 {
-		return id, fmt.Errorf("topic ID %q is not URL-safe base64 without padding", s)
-	}
-	copy(id[:], b)
-	return id, nil
-}

@@ -27,7 +27,7 @@ func TestCleanupBoundaryAppliedButRecordsRemain(t *testing.T) {
 	plan := b.plan(t, "file:/checkpoints/orders/chk-3", func(p int32) int64 { return 2 + int64(p) })
 	for _, st := range []cleanupplan.Status{cleanupplan.StatusCommitted, cleanupplan.StatusApplied} {
 		k, v := cleanupplan.EncodeRecord(st, plan)
-		if _, err := b.Admin.AppendControl(context.Background(), b.control, k, v); err != nil {
+		if _, err := b.AppendControl(context.Background(), b.control, k, v); err != nil {
 			t.Fatal(err)
 		}
 	}

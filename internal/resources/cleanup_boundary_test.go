@@ -178,7 +178,7 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 				PreConfig: func() {
 					further := b.plan(t, "file:/checkpoints/orders/chk-30", func(int32) int64 { return 25 })
 					k, v := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, further)
-					if _, err := b.Admin.AppendControl(context.Background(), b.control, k, v); err != nil {
+					if _, err := b.AppendControl(context.Background(), b.control, k, v); err != nil {
 						t.Fatal(err)
 					}
 					// ... and deletes, as the Java tool does before APPLIED
@@ -241,7 +241,7 @@ resource "flinkagents_cleanup_boundary" "orders" {
 
 func TestCleanupBoundaryTombstoneFailsClosed(t *testing.T) {
 	b := newBoundaryEnv(t, 2, 10)
-	if _, err := b.Admin.AppendControl(context.Background(), b.control, []byte("someone"), nil); err != nil {
+	if _, err := b.AppendControl(context.Background(), b.control, []byte("someone"), nil); err != nil {
 		t.Fatal(err)
 	}
 	resource.UnitTest(t, resource.TestCase{
