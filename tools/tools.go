@@ -6,5 +6,7 @@
 package tools
 
 import (
+	_ "github.com/golangci/golangci-lint/v2/cmd/golangci-lint"
 	_ "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs"
+	_ "golang.org/x/tools/cmd/deadcode"
 )
