@@ -50,7 +50,7 @@ func (w *Workdir) Write(name, content string) {
 // and returns its standard output; a failing command fails the test.
 func (w *Workdir) Terraform(args ...string) []byte {
 	w.t.Helper()
-	out, err := w.run(args...)
+	out, err := w.run(nil, args...)
 	if err != nil {
 		w.t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -65,7 +65,16 @@ func (w *Workdir) Output(name string, v any) {
 	}
 }
 
-func (w *Workdir) run(args ...string) ([]byte, error) {
+// TerraformInterrupted runs one terraform command and interrupts it, as
+// Ctrl-C at a terminal does, when interrupt is closed; it returns what the
+// command wrote and how it ended (an error, normally).
+func (w *Workdir) TerraformInterrupted(interrupt <-chan struct{}, args ...string) ([]byte, error) {
+	return w.run(interrupt, args...)
+}
+
+// run runs one terraform command, sending it SIGINT if interrupt is closed
+// before it exits (nil: never).
+func (w *Workdir) run(interrupt <-chan struct{}, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
@@ -100,13 +109,24 @@ func (w *Workdir) run(args ...string) ([]byte, error) {
 	cmd := exec.Command(terraformPath(), append([]string{args[0], "-no-color"}, args[1:]...)...)
 	cmd.Dir = w.Dir
 	cmd.Env = append(os.Environ(), "TF_REATTACH_PROVIDERS="+string(rc), "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return out, fmt.Errorf("%w\n%s", err, stderr.String())
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
 	}
-	return out, nil
+	exited := make(chan struct{})
+	defer close(exited)
+	go func() {
+		select {
+		case <-interrupt:
+			_ = cmd.Process.Signal(os.Interrupt)
+		case <-exited:
+		}
+	}()
+	if err := cmd.Wait(); err != nil {
+		return stdout.Bytes(), fmt.Errorf("%w\n%s", err, stderr.String())
+	}
+	return stdout.Bytes(), nil
 }
 
 func terraformPath() string {

@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 )
 
 // Sentinel errors, for errors.Is. Every error returned by this package that
@@ -39,6 +40,9 @@ var (
 	ErrIncompleteMetadata = errors.New("checkpoint metadata is truncated or corrupt")
 	// ErrInvalidSelector: the selector is malformed (bad hex, both fields set).
 	ErrInvalidSelector = errors.New("invalid operator selector")
+	// ErrNotAFile: a path the reader must read as a file is a directory,
+	// named pipe, socket or device (see FileTypeError).
+	ErrNotAFile = errors.New("not a regular file")
 )
 
 // CorruptError locates malformed bytes: the file (or "_metadata inline
@@ -169,4 +173,36 @@ func (e *MetadataEndError) Error() string {
 // ErrCorrupt) true.
 func (e *MetadataEndError) Is(target error) bool {
 	return target == ErrIncompleteMetadata || target == ErrCorrupt
+}
+
+// FileTypeError reports a path where the reader needs a regular file (the
+// _metadata or a state file it references) that is something else: a
+// directory, a named pipe, a socket or a device. Such paths are refused
+// without being opened.
+type FileTypeError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *FileTypeError) Error() string {
+	return fmt.Sprintf("%s is %s, not a checkpoint file", e.Path, describeFileType(e.Mode))
+}
+
+// Is makes errors.Is(err, ErrNotAFile) true.
+func (e *FileTypeError) Is(target error) bool { return target == ErrNotAFile }
+
+func describeFileType(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return fmt.Sprintf("an irregular file (mode %s)", m)
 }

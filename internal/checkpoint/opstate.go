@@ -79,7 +79,13 @@ func openStream(ctx context.Context, st Storage, loc location, h StreamHandle) (
 			return nil, fmt.Errorf("state handle in %s: %w", loc.metadataPath, err)
 		}
 		s.path = p
-		if _, err := st.Stat(ctx, p); notFound(err) {
+		_, err = st.Stat(ctx, p)
+		if stopped(err) {
+			// The store did not answer in time or the read was cancelled:
+			// reading the file next would only wait again.
+			return nil, fmt.Errorf("state file %s referenced by %s: %w", p, loc.metadataPath, err)
+		}
+		if notFound(err) {
 			if alt := loc.join(baseName(p)); alt != p {
 				if _, err2 := st.Stat(ctx, alt); err2 == nil {
 					s.path = alt

@@ -1,10 +1,12 @@
 package checkpointstore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"gocloud.dev/gcerrors"
@@ -105,4 +107,48 @@ func httpStatus(err error) int {
 		return aws.HTTPStatusCode()
 	}
 	return 0
+}
+
+// StallError is a store request that ended without an answer: the store
+// took longer than Options.Timeout, the caller's own deadline passed first,
+// or the caller cancelled. It says what was being waited for and where, and
+// matches context.DeadlineExceeded or context.Canceled with errors.Is.
+type StallError struct {
+	Op       string // "read", "stat", "list" or "open bucket for"
+	What     string // the object, and for a read its byte range
+	Endpoint string // where the request went
+	Stop     StopReason
+	Waited   time.Duration
+	Limit    time.Duration // Options.Timeout
+}
+
+// StopReason says which bound ended a StallError's wait.
+type StopReason int
+
+const (
+	// StopRequestTimeout: the request got no answer within Options.Timeout.
+	StopRequestTimeout StopReason = iota
+	// StopDeadline: the caller's context deadline (the whole read's) passed.
+	StopDeadline
+	// StopCanceled: the caller's context was cancelled (Ctrl-C in Terraform).
+	StopCanceled
+)
+
+func (e *StallError) Error() string {
+	waited := e.Waited.Round(10 * time.Millisecond)
+	switch e.Stop {
+	case StopDeadline:
+		return fmt.Sprintf("%s %s: no answer from %s before the deadline of the whole read passed (waited %s)", e.Op, e.What, e.Endpoint, waited)
+	case StopCanceled:
+		return fmt.Sprintf("%s %s: cancelled after %s while waiting for %s", e.Op, e.What, waited, e.Endpoint)
+	}
+	return fmt.Sprintf("%s %s: no answer from %s within %s (the per-request timeout)", e.Op, e.What, e.Endpoint, e.Limit)
+}
+
+// Unwrap returns context.Canceled or context.DeadlineExceeded.
+func (e *StallError) Unwrap() error {
+	if e.Stop == StopCanceled {
+		return context.Canceled
+	}
+	return context.DeadlineExceeded
 }

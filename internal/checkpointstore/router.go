@@ -10,6 +10,10 @@
 // as written. Object stores are read with ranged GETs through gocloud.dev's
 // blob drivers, never whole state files; credentials come from each cloud's
 // standard chain (see Options).
+//
+// No request waits longer than Options.Timeout, nor past the caller's
+// context: a store that accepts connections and never answers ends the
+// read with a StallError naming the object and the endpoint.
 package checkpointstore
 
 import (
@@ -20,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"gocloud.dev/blob"
 	"gocloud.dev/gcerrors"
@@ -46,6 +51,16 @@ type Options struct {
 	// Default 8: enough to hide object-store latency for typical
 	// parallelism without opening many connections from a Terraform run.
 	Concurrency int
+
+	// Timeout bounds each request: opening a bucket (with credential
+	// lookup), one attribute lookup, one list page, one read including its
+	// body and the SDK's retries. Local paths are bounded the same way, for
+	// hung network mounts. A request that gets no answer in time fails
+	// with a *StallError. The caller's context bounds the whole operation
+	// on top. Default 30s, the provider's default timeout: long enough for
+	// a slow store, short enough that a silent one does not look like a
+	// hang.
+	Timeout time.Duration
 }
 
 // S3Options configures S3 access. Credentials come from the AWS SDK's
@@ -87,8 +102,11 @@ type Router struct {
 	rewrites []Rewrite
 
 	mu      sync.Mutex
-	buckets map[string]*blob.Bucket
-	clouds  clouds
+	buckets map[string]*bucketEntry
+	closed  bool
+
+	cloudsMu sync.Mutex // held while a cloud's client is set up
+	clouds   clouds
 
 	bytesRead atomic.Int64
 	requests  atomic.Int64
@@ -100,7 +118,10 @@ var (
 	_ checkpoint.Lister            = (*Router)(nil)
 )
 
-const defaultConcurrency = 8
+const (
+	defaultConcurrency = 8
+	defaultTimeout     = 30 * time.Second
+)
 
 // maxMetadataSize bounds ReadFile, which is only used for _metadata: even
 // very large jobs keep it to a few megabytes (state lives in separate files
@@ -110,9 +131,12 @@ const maxMetadataSize = 1 << 30
 // New checks opts and returns a Router. Buckets are opened, and credentials
 // looked up, on first use.
 func New(opts Options) (*Router, error) {
-	r := &Router{opts: opts, buckets: map[string]*blob.Bucket{}}
+	r := &Router{opts: opts, buckets: map[string]*bucketEntry{}}
 	if r.opts.Concurrency <= 0 {
 		r.opts.Concurrency = defaultConcurrency
+	}
+	if r.opts.Timeout <= 0 {
+		r.opts.Timeout = defaultTimeout
 	}
 	for i, rw := range opts.PathRewrite {
 		from, to := trimSlash(rw.From), trimSlash(rw.To)
@@ -169,32 +193,95 @@ func (r *Router) Stats() Stats {
 	return Stats{BytesRead: r.bytesRead.Load(), Requests: r.requests.Load()}
 }
 
-// Close releases every opened bucket.
+// Close releases every opened bucket. A bucket still being opened is
+// released when its open returns.
 func (r *Router) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.closed = true
 	var errs []error
-	for id, b := range r.buckets {
-		errs = append(errs, b.Close())
+	for id, e := range r.buckets {
+		select {
+		case <-e.ready:
+			if e.b != nil {
+				errs = append(errs, e.b.Close())
+			}
+		default:
+		}
 		delete(r.buckets, id)
 	}
 	return errors.Join(errs...)
 }
 
-// bucket returns the opened bucket for o.
+// bucketEntry is a bucket being opened, or opened; ready is closed once b
+// or err is set.
+type bucketEntry struct {
+	ready chan struct{}
+	b     *blob.Bucket
+	err   error
+}
+
+// bucket returns the opened bucket for o, opening it on first use. Callers
+// never queue behind a lock while a bucket opens: each waits on the open,
+// bounded like any request, and one whose wait ends leaves the open running
+// for the next caller.
 func (r *Router) bucket(ctx context.Context, o object, from string) (*blob.Bucket, error) {
+	id := o.bucketID()
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if b, ok := r.buckets[o.bucketID()]; ok {
-		return b, nil
+	e, ok := r.buckets[id]
+	if !ok {
+		e = &bucketEntry{ready: make(chan struct{})}
+		r.buckets[id] = e
+		// Not the caller's context: the cloud clients keep the context
+		// they are built with for later credential refreshes, so it must
+		// outlive this caller's cancellation.
+		go r.openEntry(context.WithoutCancel(ctx), id, e, o)
 	}
-	b, err := r.open(ctx, o)
-	if err != nil {
+	r.mu.Unlock()
+	b, err := bounded(ctx, r.opts.Timeout, r.request("open bucket for", o, ""), func(ctx context.Context) (*blob.Bucket, error) {
+		select {
+		case <-e.ready:
+			return e.b, e.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	if err != nil && !isStall(err) {
 		return nil, &ObjectError{Op: "open bucket for", What: o.where(), RewrittenFrom: from, Code: classify(err), Err: err}
 	}
-	r.buckets[o.bucketID()] = b
-	return b, nil
+	return b, err
 }
+
+// openEntry opens e's bucket and publishes the result. A failed open is
+// forgotten, so a later call tries again.
+func (r *Router) openEntry(ctx context.Context, id string, e *bucketEntry, o object) {
+	b, err := r.open(ctx, o)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.b, e.err = b, err
+	close(e.ready)
+	switch {
+	case err != nil:
+		if r.buckets[id] == e {
+			delete(r.buckets, id)
+		}
+	case r.closed:
+		b.Close()
+	}
+}
+
+// request describes a request on o for a StallError; span is a read's
+// byte range, or "".
+func (r *Router) request(op string, o object, span string) request {
+	what := o.where()
+	if span != "" {
+		what += " " + span
+	}
+	return request{op: op, what: what, endpoint: r.endpoint(o)}
+}
+
+// byteSpan is a read's range as the errors of this package write it.
+func byteSpan(off, n int64) string { return fmt.Sprintf("bytes [%d, %d)", off, off+n) }
 
 // fail wraps a store error with what was being done to which object.
 func (r *Router) fail(op string, o object, from string, err error) error {
@@ -208,29 +295,33 @@ func (r *Router) ReadFile(ctx context.Context, p string) ([]byte, error) {
 		return nil, err
 	}
 	if o.store == storeLocal {
-		b, err := checkpoint.LocalStorage{}.ReadFile(ctx, o.local)
-		r.bytesRead.Add(int64(len(b)))
-		return b, err
+		return bounded(ctx, r.opts.Timeout, r.request("read", o, ""), func(ctx context.Context) ([]byte, error) {
+			b, err := checkpoint.LocalStorage{}.ReadFile(ctx, o.local)
+			r.bytesRead.Add(int64(len(b)))
+			return b, err
+		})
 	}
 	bkt, err := r.bucket(ctx, o, from)
 	if err != nil {
 		return nil, err
 	}
 	r.requests.Add(1)
-	rd, err := bkt.NewReader(ctx, o.key, nil)
-	if err != nil {
-		return nil, r.fail("read", o, from, err)
-	}
-	defer rd.Close()
-	if rd.Size() > maxMetadataSize {
-		return nil, fmt.Errorf("%s is %d bytes, larger than any _metadata this reader accepts (%d)", o.where(), rd.Size(), maxMetadataSize)
-	}
-	b, err := io.ReadAll(rd)
-	r.bytesRead.Add(int64(len(b)))
-	if err != nil {
-		return nil, r.fail("read", o, from, err)
-	}
-	return b, nil
+	return bounded(ctx, r.opts.Timeout, r.request("read", o, ""), func(ctx context.Context) ([]byte, error) {
+		rd, err := bkt.NewReader(ctx, o.key, nil)
+		if err != nil {
+			return nil, r.fail("read", o, from, err)
+		}
+		defer rd.Close()
+		if rd.Size() > maxMetadataSize {
+			return nil, fmt.Errorf("%s is %d bytes, larger than any _metadata this reader accepts (%d)", o.where(), rd.Size(), maxMetadataSize)
+		}
+		b, err := io.ReadAll(rd)
+		r.bytesRead.Add(int64(len(b)))
+		if err != nil {
+			return nil, r.fail("read", o, from, err)
+		}
+		return b, nil
+	})
 }
 
 // ReadRange implements checkpoint.Storage with one ranged GET.
@@ -240,9 +331,11 @@ func (r *Router) ReadRange(ctx context.Context, p string, off, n int64) ([]byte,
 		return nil, err
 	}
 	if o.store == storeLocal {
-		b, err := checkpoint.LocalStorage{}.ReadRange(ctx, o.local, off, n)
-		r.bytesRead.Add(int64(len(b)))
-		return b, err
+		return bounded(ctx, r.opts.Timeout, r.request("read", o, byteSpan(off, n)), func(ctx context.Context) ([]byte, error) {
+			b, err := checkpoint.LocalStorage{}.ReadRange(ctx, o.local, off, n)
+			r.bytesRead.Add(int64(len(b)))
+			return b, err
+		})
 	}
 	if off < 0 || n < 0 || off+n < off {
 		return nil, fmt.Errorf("read %s: invalid range [%d, +%d)", o.where(), off, n)
@@ -256,26 +349,39 @@ func (r *Router) ReadRange(ctx context.Context, p string, off, n int64) ([]byte,
 		return []byte{}, r.checkBounds(ctx, bkt, o, from, off, n, nil)
 	}
 	r.requests.Add(1)
-	rd, err := bkt.NewRangeReader(ctx, o.key, off, n, nil)
+	type ranged struct {
+		buf     []byte
+		refused error // the store's answer to the ranged GET itself
+	}
+	res, err := bounded(ctx, r.opts.Timeout, r.request("read", o, byteSpan(off, n)), func(ctx context.Context) (ranged, error) {
+		rd, err := bkt.NewRangeReader(ctx, o.key, off, n, nil)
+		if err != nil {
+			return ranged{refused: err}, nil
+		}
+		defer rd.Close()
+		if size := rd.Size(); off+n > size {
+			return ranged{}, shortErr(o, off, n, size)
+		}
+		buf := make([]byte, n)
+		got, err := io.ReadFull(rd, buf)
+		r.bytesRead.Add(int64(got))
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return ranged{}, fmt.Errorf("read %s [%d, %d): %w", o.where(), off, off+n, err)
+		}
+		return ranged{buf: buf}, nil
+	})
 	if err != nil {
+		return nil, err
+	}
+	if res.refused != nil {
 		// A range starting past the end is refused (HTTP 416) rather than
 		// cut short; report it as the short file it is.
-		return nil, r.checkBounds(ctx, bkt, o, from, off, n, err)
+		return nil, r.checkBounds(ctx, bkt, o, from, off, n, res.refused)
 	}
-	defer rd.Close()
-	if size := rd.Size(); off+n > size {
-		return nil, shortErr(o, off, n, size)
-	}
-	buf := make([]byte, n)
-	got, err := io.ReadFull(rd, buf)
-	r.bytesRead.Add(int64(got))
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, fmt.Errorf("read %s [%d, %d): %w", o.where(), off, off+n, err)
-	}
-	return buf, nil
+	return res.buf, nil
 }
 
 // checkBounds looks the object up after a failed or empty range read and
@@ -288,7 +394,12 @@ func (r *Router) checkBounds(ctx context.Context, bkt *blob.Bucket, o object, fr
 		}
 	}
 	r.requests.Add(1)
-	a, err := bkt.Attributes(ctx, o.key)
+	a, err := bounded(ctx, r.opts.Timeout, r.request("stat", o, ""), func(ctx context.Context) (*blob.Attributes, error) {
+		return bkt.Attributes(ctx, o.key)
+	})
+	if isStall(err) {
+		return err
+	}
 	if err != nil {
 		if readErr != nil {
 			return r.fail("read", o, from, readErr)
@@ -318,7 +429,9 @@ func (r *Router) Stat(ctx context.Context, p string) (checkpoint.FileInfo, error
 		return checkpoint.FileInfo{}, err
 	}
 	if o.store == storeLocal {
-		return checkpoint.LocalStorage{}.Stat(ctx, o.local)
+		return bounded(ctx, r.opts.Timeout, r.request("stat", o, ""), func(ctx context.Context) (checkpoint.FileInfo, error) {
+			return checkpoint.LocalStorage{}.Stat(ctx, o.local)
+		})
 	}
 	bkt, err := r.bucket(ctx, o, from)
 	if err != nil {
@@ -326,7 +439,12 @@ func (r *Router) Stat(ctx context.Context, p string) (checkpoint.FileInfo, error
 	}
 	if o.key != "" && !strings.HasSuffix(o.key, "/") {
 		r.requests.Add(1)
-		a, err := bkt.Attributes(ctx, o.key)
+		a, err := bounded(ctx, r.opts.Timeout, r.request("stat", o, ""), func(ctx context.Context) (*blob.Attributes, error) {
+			return bkt.Attributes(ctx, o.key)
+		})
+		if isStall(err) {
+			return checkpoint.FileInfo{}, err
+		}
 		if err == nil {
 			if isFolderMarker(a) {
 				return checkpoint.FileInfo{IsDir: true}, nil
@@ -338,11 +456,14 @@ func (r *Router) Stat(ctx context.Context, p string) (checkpoint.FileInfo, error
 		}
 	}
 	r.requests.Add(1)
-	page, _, err := bkt.ListPage(ctx, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: dirPrefix(o.key), Delimiter: "/"})
+	page, err := r.listPage(ctx, bkt, "stat", o, blob.FirstPageToken, 1, &blob.ListOptions{Prefix: dirPrefix(o.key), Delimiter: "/"})
+	if isStall(err) {
+		return checkpoint.FileInfo{}, err
+	}
 	if err != nil {
 		return checkpoint.FileInfo{}, r.fail("stat", o, from, err)
 	}
-	if len(page) == 0 {
+	if len(page.objects) == 0 {
 		return checkpoint.FileInfo{}, r.fail("stat", o, from, notExist{})
 	}
 	return checkpoint.FileInfo{IsDir: true}, nil
@@ -382,7 +503,9 @@ func (r *Router) List(ctx context.Context, dir string) ([]checkpoint.Entry, erro
 		return nil, err
 	}
 	if o.store == storeLocal {
-		return checkpoint.LocalStorage{}.List(ctx, o.local)
+		return bounded(ctx, r.opts.Timeout, r.request("list", o, ""), func(ctx context.Context) ([]checkpoint.Entry, error) {
+			return checkpoint.LocalStorage{}.List(ctx, o.local)
+		})
 	}
 	bkt, err := r.bucket(ctx, o, from)
 	if err != nil {
@@ -395,11 +518,14 @@ func (r *Router) List(ctx context.Context, dir string) ([]checkpoint.Entry, erro
 	exists := false
 	for token := blob.FirstPageToken; ; {
 		r.requests.Add(1)
-		page, next, err := bkt.ListPage(ctx, token, listPageSize, opts)
+		page, err := r.listPage(ctx, bkt, "list", o, token, listPageSize, opts)
+		if isStall(err) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, r.fail("list", o, from, err)
 		}
-		for _, obj := range page {
+		for _, obj := range page.objects {
 			exists = true
 			name := strings.TrimSuffix(strings.TrimPrefix(obj.Key, prefix), "/")
 			if name == "" {
@@ -415,13 +541,28 @@ func (r *Router) List(ctx context.Context, dir string) ([]checkpoint.Entry, erro
 			index[name] = len(out)
 			out = append(out, e)
 		}
-		if len(next) == 0 {
+		if len(page.next) == 0 {
 			break
 		}
-		token = next
+		token = page.next
 	}
 	if !exists {
 		return nil, r.fail("list", o, from, notExist{})
 	}
 	return out, nil
+}
+
+// listed is one page of a listing and the token of the next (empty at the end).
+type listed struct {
+	objects []*blob.ListObject
+	next    []byte
+}
+
+// listPage fetches one page, bounded like any request; op is what the
+// caller reports it as.
+func (r *Router) listPage(ctx context.Context, bkt *blob.Bucket, op string, o object, token []byte, size int, opts *blob.ListOptions) (listed, error) {
+	return bounded(ctx, r.opts.Timeout, r.request(op, o, ""), func(ctx context.Context) (listed, error) {
+		objects, next, err := bkt.ListPage(ctx, token, size, opts)
+		return listed{objects, next}, err
+	})
 }

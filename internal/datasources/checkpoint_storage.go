@@ -2,6 +2,7 @@ package datasources
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
@@ -71,10 +72,11 @@ func checkpointStorageAttribute() schema.SingleNestedAttribute {
 }
 
 // newCheckpointStore builds the store for a data source's "storage" value
-// (null for none).
-func newCheckpointStore(ctx context.Context, storage types.Object) (*checkpointstore.Router, fwdiag.Diagnostics) {
+// (null for none). timeout, the provider's, bounds each storage request; 0
+// leaves the store's default, the same as the provider's.
+func newCheckpointStore(ctx context.Context, storage types.Object, timeout time.Duration) (*checkpointstore.Router, fwdiag.Diagnostics) {
 	var diags fwdiag.Diagnostics
-	var opts checkpointstore.Options
+	opts := checkpointstore.Options{Timeout: timeout}
 	if !storage.IsNull() && !storage.IsUnknown() {
 		var m checkpointStorageModel
 		diags.Append(storage.As(ctx, &m, basetypes.ObjectAsOptions{})...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -17,6 +18,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
@@ -26,6 +28,7 @@ var uidHashValidator = stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9a-f
 
 var (
 	_ datasource.DataSource                     = (*cleanupPlanDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*cleanupPlanDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*cleanupPlanDataSource)(nil)
 )
 
@@ -33,30 +36,33 @@ var (
 // Kafka connection: a plan is derived from a checkpoint or a plan file alone.
 func NewCleanupPlan() datasource.DataSource { return &cleanupPlanDataSource{} }
 
-type cleanupPlanDataSource struct{}
+type cleanupPlanDataSource struct {
+	clients *providerdata.Clients // only for the provider's timeout
+}
 
 type cleanupPlanModel struct {
-	PlanJSONIn           types.String `tfsdk:"plan_json"`
-	CheckpointPath       types.String `tfsdk:"checkpoint_path"`
-	OperatorUID          types.String `tfsdk:"operator_uid"`
-	OperatorUIDHash      types.String `tfsdk:"operator_uid_hash"`
-	Storage              types.Object `tfsdk:"storage"` // checkpoint_storage.go
-	PlanID               types.String `tfsdk:"plan_id"`
-	Topic                types.String `tfsdk:"topic"`
-	TopicID              types.String `tfsdk:"topic_id"`
-	Offsets              types.Map    `tfsdk:"offsets"`
-	SourceRecoveryPoint  types.String `tfsdk:"source_recovery_point"`
-	CheckpointID         types.Int64  `tfsdk:"checkpoint_id"`
-	OperatorID           types.String `tfsdk:"operator_id"`
-	MarkerCount          types.Int64  `tfsdk:"marker_count"`
-	FlinkMetadataVersion types.Int64  `tfsdk:"flink_metadata_version"`
+	PlanJSONIn           types.String   `tfsdk:"plan_json"`
+	CheckpointPath       types.String   `tfsdk:"checkpoint_path"`
+	OperatorUID          types.String   `tfsdk:"operator_uid"`
+	OperatorUIDHash      types.String   `tfsdk:"operator_uid_hash"`
+	Storage              types.Object   `tfsdk:"storage"`  // checkpoint_storage.go
+	Timeouts             timeouts.Value `tfsdk:"timeouts"` // checkpoint_timeouts.go
+	PlanID               types.String   `tfsdk:"plan_id"`
+	Topic                types.String   `tfsdk:"topic"`
+	TopicID              types.String   `tfsdk:"topic_id"`
+	Offsets              types.Map      `tfsdk:"offsets"`
+	SourceRecoveryPoint  types.String   `tfsdk:"source_recovery_point"`
+	CheckpointID         types.Int64    `tfsdk:"checkpoint_id"`
+	OperatorID           types.String   `tfsdk:"operator_id"`
+	MarkerCount          types.Int64    `tfsdk:"marker_count"`
+	FlinkMetadataVersion types.Int64    `tfsdk:"flink_metadata_version"`
 }
 
 func (d *cleanupPlanDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_cleanup_plan"
 }
 
-func (d *cleanupPlanDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A cleanup plan, derived natively from a Flink checkpoint or savepoint (no JVM), or parsed from a plan file " +
 			"written by the Java tool. Gives the same plan, plan ID and plan JSON bytes as the Java tool's `plan` command for the same path string.",
@@ -92,7 +98,12 @@ func (d *cleanupPlanDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"marker_count":           schema.Int64Attribute{Computed: true, MarkdownDescription: "How many recovery markers the union state held (null for plan_json)."},
 			"flink_metadata_version": schema.Int64Attribute{Computed: true, MarkdownDescription: "The `_metadata` format version (4: Flink 1.20, 5: 2.0, 6: 2.1+; null for plan_json)."},
 		},
+		Blocks: map[string]schema.Block{"timeouts": readTimeoutBlock(ctx)},
 	}
+}
+
+func (d *cleanupPlanDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
 }
 
 func (d *cleanupPlanDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
@@ -114,12 +125,17 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if !m.CheckpointPath.IsNull() {
 		src := m.CheckpointPath.ValueString()
 		op := fmt.Sprintf("reading recovery markers from %q", src)
-		store, diags := newCheckpointStore(ctx, m.Storage)
+		readCtx, cancel, diags := withReadDeadline(ctx, m.Timeouts)
+		defer cancel()
+		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+			return
+		}
+		store, diags := newCheckpointStore(ctx, m.Storage, d.clients.Timeout())
 		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 			return
 		}
 		defer store.Close()
-		res, err := checkpoint.ReadRecoveryMarkers(ctx, store, src, checkpoint.Selector{
+		res, err := checkpoint.ReadRecoveryMarkers(readCtx, store, src, checkpoint.Selector{
 			UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString(),
 		})
 		logCheckpointReads(ctx, store, src)

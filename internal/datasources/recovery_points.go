@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -21,11 +22,13 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 var (
 	_ datasource.DataSource                     = (*recoveryPointsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*recoveryPointsDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*recoveryPointsDataSource)(nil)
 )
 
@@ -33,7 +36,9 @@ var (
 // flinkagents_cleanup_plan it needs no Kafka connection.
 func NewRecoveryPoints() datasource.DataSource { return &recoveryPointsDataSource{} }
 
-type recoveryPointsDataSource struct{}
+type recoveryPointsDataSource struct {
+	clients *providerdata.Clients // only for the provider's timeout
+}
 
 // pointStore is the checkpoint storage this data source lists and reads:
 // the checkpointstore Router (local paths, file:, s3://, gs://, abfss://, ...).
@@ -50,7 +55,8 @@ type recoveryPointsModel struct {
 	OperatorUID      types.String         `tfsdk:"operator_uid"`
 	OperatorUIDHash  types.String         `tfsdk:"operator_uid_hash"`
 	IgnoreUnreadable types.Bool           `tfsdk:"ignore_unreadable"`
-	Storage          types.Object         `tfsdk:"storage"` // checkpoint_storage.go
+	Storage          types.Object         `tfsdk:"storage"`  // checkpoint_storage.go
+	Timeouts         timeouts.Value       `tfsdk:"timeouts"` // checkpoint_timeouts.go
 	Points           []recoveryPointModel `tfsdk:"points"`
 }
 
@@ -70,7 +76,7 @@ func (d *recoveryPointsDataSource) Metadata(_ context.Context, req datasource.Me
 	resp.TypeName = req.ProviderTypeName + "_recovery_points"
 }
 
-func (d *recoveryPointsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func (d *recoveryPointsDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
@@ -133,7 +139,12 @@ func (d *recoveryPointsDataSource) Schema(_ context.Context, _ datasource.Schema
 				}},
 			},
 		},
+		Blocks: map[string]schema.Block{"timeouts": readTimeoutBlock(ctx)},
 	}
+}
+
+func (d *recoveryPointsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
 }
 
 func (d *recoveryPointsDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
@@ -150,7 +161,13 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	cpDir, spDir := m.CheckpointDir.ValueString(), m.SavepointDir.ValueString()
-	router, diags := newCheckpointStore(ctx, m.Storage)
+	ctx, cancel, diags := withReadDeadline(ctx, m.Timeouts)
+	defer cancel()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	router, diags := newCheckpointStore(ctx, m.Storage, d.clients.Timeout())
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -178,7 +195,13 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 	m.Points = make([]recoveryPointModel, 0, len(found))
 	var unreadable []string
 	for _, p := range found {
-		pm, problem := readPoint(ctx, store, p, sel)
+		pm, problem, stopped := readPoint(ctx, store, p, sel)
+		if stopped {
+			// The store did not answer or the read was cancelled: that is
+			// not a property of this point, and the next would wait too.
+			resp.Diagnostics.Append(problem)
+			return
+		}
 		if problem != nil {
 			if still, err := p.StillComplete(ctx, store); err == nil && !still {
 				tflog.Info(ctx, "recovery point removed while being read; not listed", map[string]any{"path": p.Path})
@@ -203,8 +226,9 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 }
 
 // readPoint reads one point's markers and merges them as a plan would. On
-// failure it returns what is known without the markers and the diagnostic.
-func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (recoveryPointModel, fwdiag.Diagnostic) {
+// failure it returns what is known without the markers and the diagnostic;
+// stopped reports a read that timed out or was cancelled.
+func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (_ recoveryPointModel, _ fwdiag.Diagnostic, stopped bool) {
 	pm := recoveryPointModel{
 		Path:         types.StringValue(p.Path),
 		Kind:         types.StringValue(string(p.Kind)),
@@ -222,22 +246,22 @@ func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.Recovery
 	op := fmt.Sprintf("reading recovery markers from %s %q", p.Kind, p.Path)
 	res, err := checkpoint.ReadRecoveryMarkers(ctx, st, p.Path, sel)
 	if err != nil {
-		return pm, diag.FromCheckpointError(op, err)
+		return pm, diag.FromCheckpointError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 	}
 	if p.Kind == checkpoint.KindCheckpoint && res.CheckpointID != p.NameID {
 		return pm, diag.FromCheckpointError(op, fmt.Errorf("%w: the directory is named chk-%d but its _metadata records checkpoint %d; "+
-			"was it copied or renamed? Use the original directory", checkpoint.ErrCorrupt, p.NameID, res.CheckpointID))
+			"was it copied or renamed? Use the original directory", checkpoint.ErrCorrupt, p.NameID, res.CheckpointID)), false
 	}
 	pm.CheckpointID = types.Int64Value(res.CheckpointID)
 	plan, err := cleanupplan.FromMarkers(p.Path, toPlanMarkers(res.Markers))
 	if err != nil {
-		return pm, diag.FromCleanupError(fmt.Sprintf("merging %d recovery markers from %s", len(res.Markers), res.MetadataPath), err)
+		return pm, diag.FromCleanupError(fmt.Sprintf("merging %d recovery markers from %s", len(res.Markers), res.MetadataPath), err), false
 	}
 	pm.Topic = types.StringValue(plan.Topic)
 	pm.TopicID = types.StringValue(plan.TopicID)
 	pm.PlanID = types.StringValue(plan.ID())
 	pm.Offsets = tfconv.Offsets(plan.Offsets)
-	return pm, nil
+	return pm, nil, false
 }
 
 func nonEmpty(ss ...string) []string {

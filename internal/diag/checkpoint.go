@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -16,6 +17,18 @@ var checkpointRefusals = []struct {
 	summary string
 	next    string
 }{
+	// First: a read that ran out of time says nothing about the checkpoint.
+	{context.DeadlineExceeded, "Checkpoint Storage Timed Out",
+		"The store did not answer in time; the error below names the object and the endpoint it waited for. Check that the endpoint " +
+			"is reachable from where Terraform runs (address, port, proxy, firewall) and that the store is up. If it is only slow, raise " +
+			"the provider's timeout (it bounds each storage request; default 30s) or the data source's timeouts.read (the whole read). " +
+			"Nothing was changed; re-run when the store answers."},
+	{context.Canceled, "Checkpoint Read Cancelled",
+		"The read was cancelled (Terraform was interrupted) while waiting for the store named below. Nothing was changed; run again."},
+	{checkpoint.ErrNotAFile, "Checkpoint Path Is Not A File",
+		"Where the reader needs a checkpoint file (the _metadata or a state file it names) there is a directory, named pipe, socket or device. " +
+			"It was not opened: opening a named pipe waits for a writer, forever if none comes. Point checkpoint_path at the checkpoint Flink " +
+			"wrote, or put the real file back in place of the special one."},
 	{checkpoint.ErrMissingMetadata, "Checkpoint Is Incomplete",
 		"The directory has no _metadata file: the checkpoint was aborted or is still being written. Use a completed checkpoint or savepoint."},
 	{checkpoint.ErrNotFound, "Checkpoint Not Found",

@@ -117,8 +117,9 @@ func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			"timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Bound on each single Kafka operation (one admin request, one produce, " +
-					"one read of the control topic) as a Go duration such as `45s` or `2m`. It is not a " +
-					"budget for a whole apply. Defaults to `30s`.",
+					"one read of the control topic) and on each checkpoint storage request of the data sources " +
+					"that read checkpoints (opening a bucket, one listing page, one lookup, one ranged read), as a " +
+					"Go duration such as `45s` or `2m`. It is not a budget for a whole apply or read. Defaults to `30s`.",
 				Validators: []validator.String{positiveDuration{}},
 			},
 		},
@@ -186,8 +187,9 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 	}
 
 	if len(brokers) == 0 {
+		// Data sources that read only checkpoints still work, with the timeout.
 		p.share(resp, providerdata.Unavailable("no bootstrap servers: set bootstrap_servers in the provider block or "+
-			bootstrapServersEnv+" in the environment"))
+			bootstrapServersEnv+" in the environment").WithTimeout(timeout))
 		return
 	}
 	tflog.Debug(ctx, "Kafka client configured; it connects on first use", map[string]any{
@@ -209,7 +211,7 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 
 			CoalesceWindow: coalesceWindow,
 		})
-	}).WithConnection(conn))
+	}).WithConnection(conn).WithTimeout(timeout))
 }
 
 // describeConnection says, for diagnostics, how the provider connects:

@@ -29,6 +29,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -46,6 +47,7 @@ type Clients struct {
 	brokers []string
 	build   func(context.Context) (*kafkaops.Client, error)
 	conn    string // how the client connects, for diagnostics; no secrets
+	timeout time.Duration
 
 	once  sync.Once
 	kafka *kafkaops.Client
@@ -117,6 +119,22 @@ func (c *Clients) KafkaDiag(op string, err error) fwdiag.Diagnostic {
 // CleanupDiag is KafkaDiag for errors of the cleanup core.
 func (c *Clients) CleanupDiag(op string, err error) fwdiag.Diagnostic {
 	return diag.FromCleanupErrorVia(op, err, c.conn)
+}
+
+// WithTimeout records the provider's timeout, which also bounds each
+// checkpoint storage request of the data sources that read checkpoints.
+func (c *Clients) WithTimeout(d time.Duration) *Clients {
+	c.timeout = d
+	return c
+}
+
+// Timeout is the provider's timeout, or 0 when the provider was not
+// configured (nil Clients) or set none, for the callee's own default.
+func (c *Clients) Timeout() time.Duration {
+	if c == nil {
+		return 0
+	}
+	return c.timeout
 }
 
 // Connection is the description given to WithConnection.
