@@ -18,8 +18,12 @@ func TestS3Profile(t *testing.T) {
 	dir := t.TempDir()
 	creds := filepath.Join(dir, "credentials")
 	config := filepath.Join(dir, "config")
-	os.WriteFile(creds, []byte("[ckpt-reader]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = not-a-secret\n"), 0o600)
-	os.WriteFile(config, []byte("[profile ckpt-reader]\nregion = eu-west-1\n"), 0o600)
+	if err := os.WriteFile(creds, []byte("[ckpt-reader]\naws_access_key_id = AKIDPROFILE\naws_secret_access_key = not-a-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte("[profile ckpt-reader]\nregion = eu-west-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", creds)
 	t.Setenv("AWS_CONFIG_FILE", config)
 

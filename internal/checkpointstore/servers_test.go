@@ -115,7 +115,7 @@ func newS3Backend(t *testing.T) *backend {
 	p := newProxy(t, srv.URL, func(w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "application/xml")
 		w.WriteHeader(http.StatusForbidden)
-		io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
+		_, _ = io.WriteString(w, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`)
 	})
 	be := &backend{
 		name: "s3", bucket: testBucket, proxy: p,
@@ -149,7 +149,7 @@ func newGCSBackend(t *testing.T) *backend {
 	p := newProxy(t, srv.URL(), func(w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
-		io.WriteString(w, `{"error":{"code":403,"message":"reader@example.iam.gserviceaccount.com does not have storage.objects.get access","errors":[{"reason":"forbidden"}]}}`)
+		_, _ = io.WriteString(w, `{"error":{"code":403,"message":"reader@example.iam.gserviceaccount.com does not have storage.objects.get access","errors":[{"reason":"forbidden"}]}}`)
 	})
 	be := &backend{
 		name: "gcs", bucket: testBucket, proxy: p,
@@ -254,7 +254,7 @@ func newAzureBackend(t *testing.T) *backend {
 		w.Header().Set("Content-Type", "application/xml")
 		w.Header().Set("x-ms-error-code", "AuthorizationPermissionMismatch")
 		w.WriteHeader(http.StatusForbidden)
-		io.WriteString(w, `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthorizationPermissionMismatch</Code><Message>This request is not authorized to perform this operation using this permission.</Message></Error>`)
+		_, _ = io.WriteString(w, `<?xml version="1.0" encoding="utf-8"?><Error><Code>AuthorizationPermissionMismatch</Code><Message>This request is not authorized to perform this operation using this permission.</Message></Error>`)
 	})
 	// Uploads go straight to Azurite with gocloud's own writer.
 	client, err := container.NewClientFromConnectionString(direct, name, nil)

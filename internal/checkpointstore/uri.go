@@ -125,7 +125,8 @@ func splitScheme(p string) (scheme, rest string, ok bool) {
 	}
 	for j, c := range p[:i] {
 		alpha := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-		if !alpha && (j == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+		digitOrMark := c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
+		if !alpha && (j == 0 || !digitOrMark) {
 			return "", "", false
 		}
 	}

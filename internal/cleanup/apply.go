@@ -288,7 +288,7 @@ func (a *applier) checkPermissions(ctx context.Context, data kafkaops.Topic) err
 }
 
 func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {
-	log, err := ReadHistory(ctx, a.k, a.req.ControlTopic)
+	log, err := readHistory(ctx, a.k, a.req.ControlTopic)
 	if err != nil {
 		return nil, err
 	}
@@ -300,15 +300,15 @@ func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {
 
 // checkTopic re-verifies identity (topic ID, partition set) and settings.
 func (a *applier) checkTopic(ctx context.Context) error {
-	if _, err := CheckIdentity(ctx, a.k, a.plan); err != nil {
+	if _, err := checkIdentity(ctx, a.k, a.plan); err != nil {
 		return err
 	}
 	return a.checkSettings(ctx)
 }
 
-// CheckIdentity verifies that the plan's topic exists with the plan's topic
+// checkIdentity verifies that the plan's topic exists with the plan's topic
 // ID and exactly the plan's partitions, and returns it as described.
-func CheckIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) (kafkaops.Topic, error) {
+func checkIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) (kafkaops.Topic, error) {
 	t, err := k.DescribeTopic(ctx, plan.Topic)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
@@ -342,7 +342,7 @@ func (a *applier) checkSettings(ctx context.Context) error {
 // so the offsets are known to belong to the plan's topic incarnation. It
 // returns the topic as the second identity check described it.
 func (a *applier) checkOffsetsAvailable(ctx context.Context) (kafkaops.Topic, error) {
-	if _, err := CheckIdentity(ctx, a.k, a.plan); err != nil {
+	if _, err := checkIdentity(ctx, a.k, a.plan); err != nil {
 		return kafkaops.Topic{}, err
 	}
 	starts, err := a.k.StartOffsets(ctx, a.plan.Topic)
@@ -353,21 +353,21 @@ func (a *applier) checkOffsetsAvailable(ctx context.Context) (kafkaops.Topic, er
 	if err != nil {
 		return kafkaops.Topic{}, err
 	}
-	t, err := CheckIdentity(ctx, a.k, a.plan)
+	t, err := checkIdentity(ctx, a.k, a.plan)
 	if err != nil {
 		return t, err
 	}
-	_, err = OffsetsAvailable(a.plan, starts, ends)
+	_, err = offsetsAvailable(a.plan, starts, ends)
 	return t, err
 }
 
-// OffsetsAvailable checks each plan offset against its partition: above
+// offsetsAvailable checks each plan offset against its partition: above
 // the end (the high watermark) it cannot come from this topic's history,
 // and the plan is refused. Below the start it can: records were deleted
 // past it out of band (retention set by hand, a manual DeleteRecords);
 // recording the boundary is still right, and those partitions are
 // returned as gone, [plan offset, start), for the caller to warn about.
-func OffsetsAvailable(plan cleanupplan.Plan, starts, ends map[int32]int64) (gone []Range, err error) {
+func offsetsAvailable(plan cleanupplan.Plan, starts, ends map[int32]int64) (gone []Range, err error) {
 	for _, p := range plan.Offsets.Partitions() {
 		off := plan.Offsets[p]
 		start, okS := starts[p]

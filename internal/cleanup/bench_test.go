@@ -33,7 +33,7 @@ func BenchmarkApply(b *testing.B) {
 			var perApply int64
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
-				if i > 0 && i%1 == 0 {
+				if i > 0 {
 					e.produce(2)
 				}
 				off := int64(2 * (i + 1))
@@ -73,7 +73,7 @@ func BenchmarkReplayControlLog(b *testing.B) {
 			b.ResetTimer()
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				log, err := ReadHistory(ctx, k, controlTopic)
+				log, err := readHistory(ctx, k, controlTopic)
 				if err != nil {
 					b.Fatal(err)
 				}

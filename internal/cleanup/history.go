@@ -8,10 +8,10 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
-// ReadHistory reads the whole control partition and validates it: no
+// readHistory reads the whole control partition and validates it: no
 // tombstones, keys match, statuses only move forward, all plans name one
 // topic and partition set, and every pair is comparable.
-func ReadHistory(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
+func readHistory(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
 	var log cleanupplan.Log
 	_, err := k.ReadControlLog(ctx, controlTopic, func(r kafkaops.ControlRecord) error {
 		return log.Add(r.Offset, r.Key, r.Value)
@@ -30,5 +30,5 @@ func History(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Lo
 	if err := describeControlTopic(ctx, k, controlTopic, ""); err != nil {
 		return nil, err
 	}
-	return ReadHistory(ctx, k, controlTopic)
+	return readHistory(ctx, k, controlTopic)
 }

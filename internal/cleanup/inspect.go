@@ -42,7 +42,7 @@ func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, err
 	if !ok {
 		return ins, nil
 	}
-	if _, err := CheckIdentity(ctx, k, latest.Plan); err != nil {
+	if _, err := checkIdentity(ctx, k, latest.Plan); err != nil {
 		if errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrPartitionSetChanged) || errors.Is(err, kafkaops.ErrTopicNotFound) {
 			ins.Uncompared = err
 			return ins, nil

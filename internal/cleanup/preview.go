@@ -44,7 +44,7 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 	} else if err := plan.AdvancesOrEquals(pv.Boundary); err != nil {
 		return pv, fmt.Errorf("control topic %q: %w", controlTopic, err)
 	}
-	if _, err := CheckIdentity(ctx, k, plan); err != nil {
+	if _, err := checkIdentity(ctx, k, plan); err != nil {
 		return pv, err
 	}
 	starts, err := k.StartOffsets(ctx, plan.Topic)
@@ -57,7 +57,7 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 		if err != nil {
 			return pv, err
 		}
-		if _, err := OffsetsAvailable(plan, starts, ends); err != nil {
+		if _, err := offsetsAvailable(plan, starts, ends); err != nil {
 			return pv, err
 		}
 	}

@@ -46,9 +46,9 @@ func policySet(v string) []string {
 	return out
 }
 
-// DataTopicSettingsDrift lists the enforced settings whose live value
+// dataTopicSettingsDrift lists the enforced settings whose live value
 // differs, as key -> live value ("" when unset).
-func DataTopicSettingsDrift(cfg map[string]kafkaops.ConfigValue) map[string]string {
+func dataTopicSettingsDrift(cfg map[string]kafkaops.ConfigValue) map[string]string {
 	drift := map[string]string{}
 	for k, want := range DataTopicSettings {
 		got := cfg[k]
@@ -66,7 +66,7 @@ func DataTopicSettingsDrift(cfg map[string]kafkaops.ConfigValue) map[string]stri
 // checkDataTopicSettings fails with ErrDataTopicSettings naming each wrong
 // setting and the fix.
 func checkDataTopicSettings(topic string, cfg map[string]kafkaops.ConfigValue) error {
-	drift := DataTopicSettingsDrift(cfg)
+	drift := dataTopicSettingsDrift(cfg)
 	if len(drift) == 0 {
 		return nil
 	}
@@ -85,10 +85,10 @@ func checkDataTopicSettings(topic string, cfg map[string]kafkaops.ConfigValue) e
 		ErrDataTopicSettings, topic, strings.Join(parts, ", "))
 }
 
-// CheckControlTopic verifies the control topic's shape: it exists, is not
+// checkControlTopic verifies the control topic's shape: it exists, is not
 // the data topic, has exactly partition 0, and cleanup.policy is exactly
 // "compact" so that no retention can ever remove a boundary.
-func CheckControlTopic(t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, dataTopic string) error {
+func checkControlTopic(t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, dataTopic string) error {
 	if t.Name == dataTopic {
 		return fmt.Errorf("%w: control topic %q is the action-state topic itself; use a dedicated topic", ErrControlTopicMisconfigured, t.Name)
 	}
@@ -116,5 +116,5 @@ func describeControlTopic(ctx context.Context, k Kafka, name, dataTopic string) 
 	if err != nil {
 		return err
 	}
-	return CheckControlTopic(t, cfg, dataTopic)
+	return checkControlTopic(t, cfg, dataTopic)
 }

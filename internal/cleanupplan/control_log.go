@@ -42,11 +42,11 @@ func (l *Log) Add(offset int64, key, value []byte) error {
 	if err != nil {
 		return &RecordError{Offset: offset, Key: key, Size: len(value), Err: err}
 	}
-	return l.AddRecord(offset, rec)
+	return l.addRecord(offset, rec)
 }
 
-// AddRecord is Add for an already decoded record.
-func (l *Log) AddRecord(offset int64, rec Record) error {
+// addRecord is Add for an already decoded record.
+func (l *Log) addRecord(offset int64, rec Record) error {
 	id := rec.PlanID
 	if id == "" {
 		id = rec.Plan.ID()
@@ -149,7 +149,7 @@ func (l *Log) Validate() error {
 	}
 	first := l.ops[0].Plan
 	for _, op := range l.ops[1:] {
-		if !op.Plan.SameHistory(first) {
+		if !op.Plan.sameHistory(first) {
 			return fmt.Errorf("%w: plan %s (offset %d) names topic %q, topic ID %s, partitions %s, but plan %s (offset %d) names topic %q, topic ID %s, partitions %s; "+
 				"a control topic must serve exactly one action-state topic",
 				ErrForeignPlan, op.PlanID, op.Offset, op.Plan.Topic, op.Plan.TopicID, partitionList(op.Plan.Offsets),
@@ -188,7 +188,7 @@ func (l *Log) Validate() error {
 // and partition set.
 func (l *Log) ValidateFor(topic, topicID string, partitions Offsets) error {
 	for _, op := range l.ops {
-		if op.Plan.Topic != topic || op.Plan.TopicID != topicID || !op.Plan.Offsets.SamePartitions(partitions) {
+		if op.Plan.Topic != topic || op.Plan.TopicID != topicID || !op.Plan.Offsets.samePartitions(partitions) {
 			return fmt.Errorf("%w: recorded plan %s (offset %d) names topic %q, topic ID %s, partitions %s, not topic %q, topic ID %s, partitions %s; "+
 				"if the action-state topic was deleted and recreated, its old boundaries no longer describe it: use a new control topic",
 				ErrForeignPlan, op.PlanID, op.Offset, op.Plan.Topic, op.Plan.TopicID, partitionList(op.Plan.Offsets),

@@ -39,7 +39,7 @@ func FromMarkers(sourceRecoveryPoint string, markers []Marker) (Plan, error) {
 			return Plan{}, fmt.Errorf("%w: marker %d names topic %q (ID %s) but marker 0 names %q (ID %s); one plan can only clean one topic",
 				ErrInconsistentMarkers, i+1, m.Topic, m.TopicID, first.Topic, first.TopicID)
 		}
-		if !m.Offsets.SamePartitions(first.Offsets) {
+		if !m.Offsets.samePartitions(first.Offsets) {
 			return Plan{}, fmt.Errorf("%w: marker %d covers partitions %s but marker 0 covers %s",
 				ErrInconsistentMarkers, i+1, partitionList(m.Offsets), partitionList(first.Offsets))
 		}

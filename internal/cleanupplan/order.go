@@ -34,7 +34,7 @@ func (p Plan) AdvancesOrEquals(b Offsets) error {
 	if len(b) == 0 {
 		return nil
 	}
-	if !p.Offsets.SamePartitions(b) {
+	if !p.Offsets.samePartitions(b) {
 		return fmt.Errorf("%w: plan %s covers partitions %s but the recorded boundary covers %s; the topic's partition set must never change under a boundary",
 			ErrForeignPlan, p.ID(), partitionList(p.Offsets), partitionList(b))
 	}

@@ -28,8 +28,8 @@ func (o Offsets) Partitions() []int32 {
 	return slices.Sorted(maps.Keys(o))
 }
 
-// SamePartitions reports whether o and other hold exactly the same partitions.
-func (o Offsets) SamePartitions(other Offsets) bool {
+// samePartitions reports whether o and other hold exactly the same partitions.
+func (o Offsets) samePartitions(other Offsets) bool {
 	if len(o) != len(other) {
 		return false
 	}
@@ -125,8 +125,8 @@ func (p Plan) Equal(other Plan) bool {
 		maps.Equal(p.Offsets, other.Offsets)
 }
 
-// SameHistory reports whether other names the same physical topic and
+// sameHistory reports whether other names the same physical topic and
 // partition set, the precondition for two plans to live in one control topic.
-func (p Plan) SameHistory(other Plan) bool {
-	return p.Topic == other.Topic && p.TopicID == other.TopicID && p.Offsets.SamePartitions(other.Offsets)
+func (p Plan) sameHistory(other Plan) bool {
+	return p.Topic == other.Topic && p.TopicID == other.TopicID && p.Offsets.samePartitions(other.Offsets)
 }

@@ -108,12 +108,13 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	rec := &kgo.Record{Topic: t.topic, Partition: controlPartition, Key: key, Value: value}
-	done := make(chan error, 1)
-	t.cl.Produce(ctx, rec, func(_ *kgo.Record, err error) { done <- err })
+	var produceErr error
+	done := make(chan struct{})
+	t.cl.Produce(ctx, rec, func(_ *kgo.Record, err error) { produceErr = err; close(done) })
 	select {
-	case err := <-done:
-		if err != nil {
-			return opErr("append control record", t.topic, fencedOr(err))
+	case <-done:
+		if produceErr != nil {
+			return opErr("append control record", t.topic, fencedOr(produceErr))
 		}
 	case <-ctx.Done():
 		// franz-go never fails an idempotent batch that was sent and not
