@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -74,8 +74,8 @@ func checkpointStorageAttribute() schema.SingleNestedAttribute {
 // newCheckpointStore builds the store for a data source's "storage" value
 // (null for none). timeout, the provider's, bounds each storage request; 0
 // leaves the store's default, the same as the provider's.
-func newCheckpointStore(ctx context.Context, storage types.Object, timeout time.Duration) (*checkpointstore.Router, fwdiag.Diagnostics) {
-	var diags fwdiag.Diagnostics
+func newCheckpointStore(ctx context.Context, storage types.Object, timeout time.Duration) (*checkpointstore.Router, diag.Diagnostics) {
+	var diags diag.Diagnostics
 	opts := checkpointstore.Options{Timeout: timeout}
 	if !storage.IsNull() && !storage.IsUnknown() {
 		var m checkpointStorageModel

@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
 // The optional "timeouts { read }" block of data sources that read
@@ -25,7 +25,7 @@ func readTimeoutBlock(ctx context.Context) schema.Block {
 
 // withReadDeadline applies timeouts.read to ctx. The returned cancel must be
 // called when the read ends.
-func withReadDeadline(ctx context.Context, t timeouts.Value) (context.Context, context.CancelFunc, fwdiag.Diagnostics) {
+func withReadDeadline(ctx context.Context, t timeouts.Value) (context.Context, context.CancelFunc, diag.Diagnostics) {
 	d, diags := t.Read(ctx, 0)
 	if diags.HasError() || d <= 0 {
 		return ctx, func() {}, diags

@@ -17,7 +17,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
@@ -140,12 +140,12 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 		})
 		logCheckpointReads(ctx, store, src)
 		if err != nil {
-			resp.Diagnostics.Append(diag.FromCheckpointError(op, err))
+			resp.Diagnostics.Append(diagnostics.FromCheckpointError(op, err))
 			return
 		}
 		plan, err = cleanupplan.FromMarkers(src, toPlanMarkers(res.Markers))
 		if err != nil {
-			resp.Diagnostics.Append(diag.FromCleanupError(fmt.Sprintf("deriving a plan from %d recovery markers in %s", len(res.Markers), res.MetadataPath), err))
+			resp.Diagnostics.Append(diagnostics.FromCleanupError(fmt.Sprintf("deriving a plan from %d recovery markers in %s", len(res.Markers), res.MetadataPath), err))
 			return
 		}
 		tflog.Debug(ctx, "read recovery markers", map[string]any{"metadata": res.MetadataPath, "operator_id": res.OperatorID, "markers": len(res.Markers), "metadata_version": res.MetadataVersion})

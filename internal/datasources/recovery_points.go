@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -21,7 +21,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
@@ -183,7 +183,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(diag.FromCheckpointError(op, err))
+		resp.Diagnostics.Append(diagnostics.FromCheckpointError(op, err))
 		return
 	}
 	if len(found) == 0 {
@@ -208,7 +208,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 				continue
 			}
 			if !m.IgnoreUnreadable.ValueBool() {
-				resp.Diagnostics.Append(fwdiag.NewErrorDiagnostic(problem.Summary(),
+				resp.Diagnostics.Append(diag.NewErrorDiagnostic(problem.Summary(),
 					problem.Detail()+"\n\nTo list the other points anyway, set ignore_unreadable = true: this point then stays in the list with its error."))
 				return
 			}
@@ -228,7 +228,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 // readPoint reads one point's markers and merges them as a plan would. On
 // failure it returns what is known without the markers and the diagnostic;
 // stopped reports a read that timed out or was cancelled.
-func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (_ recoveryPointModel, _ fwdiag.Diagnostic, stopped bool) {
+func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (_ recoveryPointModel, _ diag.Diagnostic, stopped bool) {
 	pm := recoveryPointModel{
 		Path:         types.StringValue(p.Path),
 		Kind:         types.StringValue(string(p.Kind)),
@@ -246,16 +246,16 @@ func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.Recovery
 	op := fmt.Sprintf("reading recovery markers from %s %q", p.Kind, p.Path)
 	res, err := checkpoint.ReadRecoveryMarkers(ctx, st, p.Path, sel)
 	if err != nil {
-		return pm, diag.FromCheckpointError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+		return pm, diagnostics.FromCheckpointError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 	}
 	if p.Kind == checkpoint.KindCheckpoint && res.CheckpointID != p.NameID {
-		return pm, diag.FromCheckpointError(op, fmt.Errorf("%w: the directory is named chk-%d but its _metadata records checkpoint %d; "+
+		return pm, diagnostics.FromCheckpointError(op, fmt.Errorf("%w: the directory is named chk-%d but its _metadata records checkpoint %d; "+
 			"was it copied or renamed? Use the original directory", checkpoint.ErrCorrupt, p.NameID, res.CheckpointID)), false
 	}
 	pm.CheckpointID = types.Int64Value(res.CheckpointID)
 	plan, err := cleanupplan.FromMarkers(p.Path, toPlanMarkers(res.Markers))
 	if err != nil {
-		return pm, diag.FromCleanupError(fmt.Sprintf("merging %d recovery markers from %s", len(res.Markers), res.MetadataPath), err), false
+		return pm, diagnostics.FromCleanupError(fmt.Sprintf("merging %d recovery markers from %s", len(res.Markers), res.MetadataPath), err), false
 	}
 	pm.Topic = types.StringValue(plan.Topic)
 	pm.TopicID = types.StringValue(plan.TopicID)

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/providervalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -238,7 +238,7 @@ func (p *flinkAgentsProvider) share(resp *provider.ConfigureResponse, clients *p
 }
 
 // bootstrapServers reads the attribute, or the environment when it is null.
-func (p *flinkAgentsProvider) bootstrapServers(ctx context.Context, attr types.List) ([]string, fwdiag.Diagnostics) {
+func (p *flinkAgentsProvider) bootstrapServers(ctx context.Context, attr types.List) ([]string, diag.Diagnostics) {
 	if attr.IsNull() {
 		return splitServers(p.getenv(bootstrapServersEnv)), nil
 	}
@@ -269,7 +269,7 @@ func (p *flinkAgentsProvider) DataSources(context.Context) []func() datasource.D
 
 // objectAs decodes a nested block; a block that is absent decodes to nil.
 // Configure has already returned when any value is unknown.
-func objectAs[T any](ctx context.Context, obj types.Object) (*T, fwdiag.Diagnostics) {
+func objectAs[T any](ctx context.Context, obj types.Object) (*T, diag.Diagnostics) {
 	if obj.IsNull() || obj.IsUnknown() {
 		return nil, nil
 	}

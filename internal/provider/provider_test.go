@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -89,7 +89,7 @@ func validate(t *testing.T, values map[string]any) []*tfprotov6.Diagnostic {
 
 // configure runs Configure with env as the whole environment and returns
 // what resources would receive.
-func configure(t *testing.T, env map[string]string, values map[string]any) (*providerdata.Clients, fwdiag.Diagnostics) {
+func configure(t *testing.T, env map[string]string, values map[string]any) (*providerdata.Clients, diag.Diagnostics) {
 	t.Helper()
 	p := &flinkAgentsProvider{version: "test", getenv: func(k string) string { return env[k] }}
 	req := provider.ConfigureRequest{Config: tfsdk.Config{Schema: providerSchema(t).Schema, Raw: configValue(t, values)}}
@@ -330,13 +330,13 @@ func TestConfigureReportsBadTLSAtConfigure(t *testing.T) {
 
 // assertSingleError checks there is exactly one diagnostic, an error with
 // this summary whose detail mentions every one of mentions.
-func assertSingleError(t *testing.T, diags fwdiag.Diagnostics, summary string, mentions ...string) {
+func assertSingleError(t *testing.T, diags diag.Diagnostics, summary string, mentions ...string) {
 	t.Helper()
 	if len(diags) != 1 {
 		t.Fatalf("got %d diagnostics %v, want one %q", len(diags), diags, summary)
 	}
 	d := diags[0]
-	if d.Severity() != fwdiag.SeverityError || d.Summary() != summary {
+	if d.Severity() != diag.SeverityError || d.Summary() != summary {
 		t.Errorf("got %v %q, want error %q", d.Severity(), d.Summary(), summary)
 	}
 	for _, m := range mentions {
@@ -347,8 +347,8 @@ func assertSingleError(t *testing.T, diags fwdiag.Diagnostics, summary string, m
 }
 
 // attributePath returns where a diagnostic points, or "" when nowhere.
-func attributePath(d fwdiag.Diagnostic) string {
-	if withPath, ok := d.(fwdiag.DiagnosticWithPath); ok {
+func attributePath(d diag.Diagnostic) string {
+	if withPath, ok := d.(diag.DiagnosticWithPath); ok {
 		return withPath.Path().String()
 	}
 	return ""

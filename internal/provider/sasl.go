@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -121,7 +121,7 @@ func saslSchemaBlock() schema.Block {
 // buildSASL returns the franz-go mechanism (nil without a sasl block) and the
 // secret values, which the kgo logger masks. Credentials are fixed for the
 // provider's lifetime: one Terraform command.
-func buildSASL(ctx context.Context, block types.Object, getenv func(string) string, version string) (sasl.Mechanism, []string, fwdiag.Diagnostics) {
+func buildSASL(ctx context.Context, block types.Object, getenv func(string) string, version string) (sasl.Mechanism, []string, diag.Diagnostics) {
 	model, diags := objectAs[saslModel](ctx, block)
 	if model == nil || diags.HasError() || model.Mechanism.IsNull() {
 		return nil, nil, diags

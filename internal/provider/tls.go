@@ -12,13 +12,13 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 )
 
 type tlsModel struct {
@@ -80,7 +80,7 @@ func tlsSchemaBlock() schema.Block {
 
 // buildTLS returns nil when TLS is off. Diagnostics name the attribute at
 // fault and never include key material.
-func buildTLS(ctx context.Context, block types.Object) (*tls.Config, fwdiag.Diagnostics) {
+func buildTLS(ctx context.Context, block types.Object) (*tls.Config, diag.Diagnostics) {
 	model, diags := objectAs[tlsModel](ctx, block)
 	if model == nil || diags.HasError() || (!model.Enabled.IsNull() && !model.Enabled.ValueBool()) {
 		return nil, diags
@@ -130,7 +130,7 @@ func buildTLS(ctx context.Context, block types.Object) (*tls.Config, fwdiag.Diag
 // pemMaterial reads an attribute that holds PEM text or a file path. For a
 // sensitive attribute the value is kept out of the error: a key pasted
 // without its BEGIN line would otherwise be echoed as a "file name".
-func pemMaterial(attr path.Path, value string, sensitive bool) ([]byte, fwdiag.Diagnostic) {
+func pemMaterial(attr path.Path, value string, sensitive bool) ([]byte, diag.Diagnostic) {
 	if strings.Contains(value, "-----BEGIN") {
 		return []byte(value), nil
 	}
@@ -140,13 +140,13 @@ func pemMaterial(attr path.Path, value string, sensitive bool) ([]byte, fwdiag.D
 		if sensitive && errors.As(err, &pathErr) {
 			err = fmt.Errorf("%s (value not shown): %w", pathErr.Op, pathErr.Err)
 		}
-		return nil, diag.TLSConfigInvalid(attr, "the value is not PEM text and could not be read as a file", err)
+		return nil, diagnostics.TLSConfigInvalid(attr, "the value is not PEM text and could not be read as a file", err)
 	}
 	return data, nil
 }
 
 // loadCertificates reads an attribute holding certificates in PEM.
-func loadCertificates(attr path.Path, value string) ([]*x509.Certificate, fwdiag.Diagnostic) {
+func loadCertificates(attr path.Path, value string) ([]*x509.Certificate, diag.Diagnostic) {
 	data, d := pemMaterial(attr, value, false)
 	if d != nil {
 		return nil, d
@@ -157,7 +157,7 @@ func loadCertificates(attr path.Path, value string) ([]*x509.Certificate, fwdiag
 // parseCertificates parses every CERTIFICATE block; it insists on at least
 // one and on every one parsing, where x509.CertPool.AppendCertsFromPEM
 // would skip a damaged certificate silently.
-func parseCertificates(attr path.Path, data []byte) ([]*x509.Certificate, fwdiag.Diagnostic) {
+func parseCertificates(attr path.Path, data []byte) ([]*x509.Certificate, diag.Diagnostic) {
 	var certs []*x509.Certificate
 	for block, rest := pem.Decode(data); block != nil; block, rest = pem.Decode(rest) {
 		if block.Type != "CERTIFICATE" {
@@ -165,19 +165,19 @@ func parseCertificates(attr path.Path, data []byte) ([]*x509.Certificate, fwdiag
 		}
 		cert, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
-			return nil, diag.TLSConfigInvalid(attr, fmt.Sprintf("certificate %d does not parse", len(certs)+1), err)
+			return nil, diagnostics.TLSConfigInvalid(attr, fmt.Sprintf("certificate %d does not parse", len(certs)+1), err)
 		}
 		certs = append(certs, cert)
 	}
 	if len(certs) == 0 {
-		return nil, diag.TLSConfigInvalid(attr, "it holds no PEM block of type CERTIFICATE", nil)
+		return nil, diagnostics.TLSConfigInvalid(attr, "it holds no PEM block of type CERTIFICATE", nil)
 	}
 	return certs, nil
 }
 
 // loadKeyPair checks each half on its own first, so the diagnostic names the
 // attribute that is wrong rather than the pair.
-func loadKeyPair(tlsPath path.Path, certValue, keyValue string) (tls.Certificate, fwdiag.Diagnostic) {
+func loadKeyPair(tlsPath path.Path, certValue, keyValue string) (tls.Certificate, diag.Diagnostic) {
 	certAttr, keyAttr := tlsPath.AtName("cert_pem"), tlsPath.AtName("key_pem")
 	certPEM, d := pemMaterial(certAttr, certValue, false)
 	if d != nil {
@@ -191,11 +191,11 @@ func loadKeyPair(tlsPath path.Path, certValue, keyValue string) (tls.Certificate
 		return tls.Certificate{}, d
 	}
 	if !hasPrivateKeyBlock(keyPEM) {
-		return tls.Certificate{}, diag.TLSConfigInvalid(keyAttr, "it holds no PEM block of a private key", nil)
+		return tls.Certificate{}, diagnostics.TLSConfigInvalid(keyAttr, "it holds no PEM block of a private key", nil)
 	}
 	cert, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
-		return tls.Certificate{}, diag.TLSConfigInvalid(keyAttr,
+		return tls.Certificate{}, diagnostics.TLSConfigInvalid(keyAttr,
 			"the private key does not parse or does not belong to the certificate in cert_pem", err)
 	}
 	return cert, nil

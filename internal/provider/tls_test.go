@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/twmb/franz-go/pkg/kfake"
 )
 
@@ -82,7 +82,7 @@ func TestTLSOnOff(t *testing.T) {
 		t.Errorf("empty block: got %+v, %v; want TLS 1.2+ with system roots", cfg, diags)
 	}
 	cfg, diags = buildTLS(ctx, blockObject(t, "tls", map[string]any{"insecure_skip_verify": true}))
-	if cfg == nil || !cfg.InsecureSkipVerify || len(diags) != 1 || diags[0].Severity() != fwdiag.SeverityWarning {
+	if cfg == nil || !cfg.InsecureSkipVerify || len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning {
 		t.Errorf("insecure_skip_verify: got %+v, %v; want TLS without verification and one warning", cfg, diags)
 	}
 }

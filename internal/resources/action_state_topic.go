@@ -3,7 +3,7 @@ package resources
 import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -42,7 +42,7 @@ var actionStateTopicSpec = topicSpec[actionStateTopicModel]{
 	schema:     actionStateTopicSchema(),
 	common:     func(m *actionStateTopicModel) *topicCommon { return &m.topicCommon },
 	partitions: func(m *actionStateTopicModel) int32 { return int32(m.Partitions.ValueInt64()) },
-	plan: func(plan, state *actionStateTopicModel, diags *fwdiag.Diagnostics) {
+	plan: func(plan, state *actionStateTopicModel, diags *diag.Diagnostics) {
 		if state != nil {
 			refuseTopicShapeChange(diags, "partitions", state.Name.ValueString(), state.Partitions, plan.Partitions)
 		}
@@ -51,7 +51,7 @@ var actionStateTopicSpec = topicSpec[actionStateTopicModel]{
 		plan.RetentionMs = types.StringValue(cleanup.DataTopicSettings[cleanup.ConfigRetentionMs])
 		plan.RetentionBytes = types.StringValue(cleanup.DataTopicSettings[cleanup.ConfigRetentionBytes])
 	},
-	fill: func(m *actionStateTopicModel, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, _ string) fwdiag.Diagnostics {
+	fill: func(m *actionStateTopicModel, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, _ string) diag.Diagnostics {
 		m.Partitions = types.Int64Value(int64(len(t.Partitions)))
 		m.RetentionMs = types.StringValue(cfg[cleanup.ConfigRetentionMs].Value)
 		m.RetentionBytes = types.StringValue(cfg[cleanup.ConfigRetentionBytes].Value)

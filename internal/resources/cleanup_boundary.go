@@ -8,7 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -19,7 +19,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
@@ -170,7 +170,7 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		plan.ID = plan.ControlTopic
 		if r.clients != nil {
 			if otherID, otherSource, clash := r.clients.ClaimControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint); clash {
-				resp.Diagnostics.Append(diag.TwoBoundariesOneControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint, otherID, otherSource))
+				resp.Diagnostics.Append(diagnostics.TwoBoundariesOneControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint, otherID, otherSource))
 				return
 			}
 		}
@@ -196,7 +196,7 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // preview fills records_to_delete and delete_ranges from the live topics,
 // and refuses at plan time what Apply would refuse. Topics that do not
 // exist yet (created in the same apply) leave the preview unknown.
-func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *fwdiag.Diagnostics) {
+func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *diag.Diagnostics) {
 	op := fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString())
 	kafka, err := r.clients.Kafka(ctx)
 	var unavailable *providerdata.UnavailableError
@@ -219,7 +219,7 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.DeleteRanges = tfconv.DeleteRanges(pv.Ranges)
 	if len(pv.GonePast) > 0 {
-		diags.Append(diag.RecordsGonePastBoundary(p.Topic, pv.GonePast))
+		diags.Append(diagnostics.RecordsGonePastBoundary(p.Topic, pv.GonePast))
 	}
 }
 
@@ -270,7 +270,7 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	switch {
 	case ins.Uncompared != nil:
-		resp.Diagnostics.Append(diag.HistoryNotCompared(control, ins.Uncompared))
+		resp.Diagnostics.Append(diagnostics.HistoryNotCompared(control, ins.Uncompared))
 	case len(ins.Remaining) > 0 && state.Status.ValueString() == string(cleanupplan.StatusApplied):
 		// The recorded APPLIED no longer holds: show the deletion as
 		// pending, so the plan proposes it and apply performs it again.
@@ -281,10 +281,10 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		}
 		state.RecordsToDelete = types.Int64Value(n)
 		state.DeleteRanges = tfconv.DeleteRanges(ins.Remaining)
-		resp.Diagnostics.Append(diag.RecordsBelowAppliedBoundary(control, state.Topic.ValueString(), ins.Remaining))
+		resp.Diagnostics.Append(diagnostics.RecordsBelowAppliedBoundary(control, state.Topic.ValueString(), ins.Remaining))
 	}
 	if len(ins.GonePast) > 0 {
-		resp.Diagnostics.Append(diag.RecordsGonePastBoundary(state.Topic.ValueString(), ins.GonePast))
+		resp.Diagnostics.Append(diagnostics.RecordsGonePastBoundary(state.Topic.ValueString(), ins.GonePast))
 	}
 	state.CommittedBoundary = tfconv.Offsets(log.Boundary())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -346,7 +346,7 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 }
 
 // apply runs the coordinator and fills the computed attributes.
-func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, plan *boundaryModel, diags *fwdiag.Diagnostics) {
+func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, plan *boundaryModel, diags *diag.Diagnostics) {
 	p, ok := parsePlanAttr(diags, plan.PlanJSON)
 	if !ok {
 		return
@@ -409,7 +409,7 @@ func setPlanFields(m *boundaryModel, p cleanupplan.Plan) {
 }
 
 // parsePlanAttr parses plan_json, reporting a precise attribute error.
-func parsePlanAttr(diags *fwdiag.Diagnostics, v types.String) (cleanupplan.Plan, bool) {
+func parsePlanAttr(diags *diag.Diagnostics, v types.String) (cleanupplan.Plan, bool) {
 	p, err := cleanupplan.Parse([]byte(v.ValueString()))
 	if err != nil {
 		diags.AddAttributeError(path.Root("plan_json"), "Malformed Cleanup Plan",

@@ -70,7 +70,7 @@ func TestCleanupBoundaryAppliedButRecordsRemain(t *testing.T) {
 // TestCleanupBoundaryRecordsGonePastApplies: records deleted out of band
 // above a plan's offsets do not make the plan "not from this topic's
 // history": it applies with nothing left to delete (and a warning naming
-// the partitions, whose text internal/diag tests).
+// the partitions, whose text internal/diagnostics tests).
 func TestCleanupBoundaryRecordsGonePastApplies(t *testing.T) {
 	b := newBoundaryEnv(t, 2, 10)
 	if _, err := b.Admin.DeleteRecords(context.Background(), b.data, map[int32]int64{0: 7, 1: 7}); err != nil {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -46,7 +46,7 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 	common:     func(m *controlTopicModel) *topicCommon { return &m.topicCommon },
 	partitions: func(*controlTopicModel) int32 { return 1 },
 	validate:   validateControlTopic,
-	plan:       func(*controlTopicModel, *controlTopicModel, *fwdiag.Diagnostics) {}, // nothing beyond the shared attributes
+	plan:       func(*controlTopicModel, *controlTopicModel, *diag.Diagnostics) {}, // nothing beyond the shared attributes
 	fill:       fillControlTopic,
 }
 
@@ -103,7 +103,7 @@ func controlTopicSchema() schema.Schema {
 
 // validateControlTopic catches a control topic named like its action-state
 // topic: swapped names would compact action state away.
-func validateControlTopic(m *controlTopicModel, diags *fwdiag.Diagnostics) {
+func validateControlTopic(m *controlTopicModel, diags *diag.Diagnostics) {
 	if m.Name.IsUnknown() || m.ActionStateTopic.IsUnknown() || m.ActionStateTopic.IsNull() {
 		return
 	}
@@ -116,11 +116,11 @@ func validateControlTopic(m *controlTopicModel, diags *fwdiag.Diagnostics) {
 
 // fillControlTopic refuses a control topic with more than one partition:
 // no update can fix it, and boundaries in it have no single order.
-func fillControlTopic(_ *controlTopicModel, t kafkaops.Topic, _ map[string]kafkaops.ConfigValue, op string) fwdiag.Diagnostics {
+func fillControlTopic(_ *controlTopicModel, t kafkaops.Topic, _ map[string]kafkaops.ConfigValue, op string) diag.Diagnostics {
 	if len(t.Partitions) == 1 {
 		return nil
 	}
-	var diags fwdiag.Diagnostics
+	var diags diag.Diagnostics
 	diags.AddError("Control Topic Has Several Partitions",
 		fmt.Sprintf("While %s: it has %d partitions. A cleanup control topic must have exactly one, so that the runtime and every tool read one order of boundaries. "+
 			"Partitions cannot be removed: create a new single-partition control topic, copy the records of partition 0 if they hold boundaries, and point the job at it.", op, len(t.Partitions)))

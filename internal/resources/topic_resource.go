@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"maps"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 )
@@ -59,13 +59,13 @@ type topicSpec[M any] struct {
 	// partitions is the partition count to create with.
 	partitions func(*M) int32
 	// validate checks the configuration beyond the schema (may be nil).
-	validate func(*M, *fwdiag.Diagnostics)
+	validate func(*M, *diag.Diagnostics)
 	// plan sets the kind's planned computed values and refuses changes it
 	// cannot make; state is nil on create.
-	plan func(plan, state *M, diags *fwdiag.Diagnostics)
+	plan func(plan, state *M, diags *diag.Diagnostics)
 	// fill copies the kind's own live values into m, refusing a topic no
 	// update can fix (op completes "While ...").
-	fill func(m *M, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, op string) fwdiag.Diagnostics
+	fill func(m *M, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, op string) diag.Diagnostics
 }
 
 type topicResource[M any] struct {
@@ -154,7 +154,7 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 	}
 	maps.Copy(cfg, r.spec.enforced)
 	if _, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), int16(p.ReplicationFactor.ValueInt64()), cfg); err != nil {
-		resp.Diagnostics.Append(diag.TopicCreateFailed(op, r.spec.resourceType, name, err, r.clients.Connection()))
+		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, err, r.clients.Connection()))
 		return
 	}
 	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
@@ -177,7 +177,7 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	recorded := s.TopicID
-	var readDiags fwdiag.Diagnostics
+	var readDiags diag.Diagnostics
 	if gone := r.readInto(ctx, kafka, &state, op, &readDiags); gone {
 		// The not-found error becomes this warning: the next plan creates it.
 		resp.Diagnostics.AddWarning(fmt.Sprintf("%s Missing", titleCase(r.spec.label)), fmt.Sprintf(r.spec.goneDetail, name))
@@ -194,7 +194,7 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 		// proposes the new one as a change to confirm.
 		s.TopicID = recorded
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateLiveTopicID, fmt.Appendf(nil, "%q", live.ValueString()))...)
-		resp.Diagnostics.Append(diag.TopicRecreated(r.spec.label, name, recorded.ValueString(), live.ValueString()))
+		resp.Diagnostics.Append(diagnostics.TopicRecreated(r.spec.label, name, recorded.ValueString(), live.ValueString()))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -231,7 +231,7 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 	if !planned.IsUnknown() && planned.ValueString() != p.TopicID.ValueString() {
 		// Recreated (again) between plan and apply: the reviewed plan no
 		// longer describes this topic.
-		resp.Diagnostics.Append(diag.TopicRecreated(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
+		resp.Diagnostics.Append(diagnostics.TopicRecreated(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
 		resp.Diagnostics.AddError(fmt.Sprintf("%s Changed Since The Plan", titleCase(r.spec.label)),
 			fmt.Sprintf("Topic %q has ID %s, not the %s the plan was reviewed with. Run terraform plan again and review the change.",
 				name, p.TopicID.ValueString(), planned.ValueString()))
@@ -252,7 +252,7 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 	s := r.spec.common(&state)
 	name := s.Name.ValueString()
 	if s.DeletionProtection.ValueBool() {
-		resp.Diagnostics.Append(diag.DeletionProtected(r.spec.label, name))
+		resp.Diagnostics.Append(diagnostics.DeletionProtected(r.spec.label, name))
 		return
 	}
 	op := fmt.Sprintf("deleting %s %q", r.spec.label, name)
@@ -276,7 +276,7 @@ func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportS
 
 // readInto refreshes m from the live topic; gone reports a missing topic
 // (with its error in diags).
-func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client, m *M, op string, diags *fwdiag.Diagnostics) (gone bool) {
+func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client, m *M, op string, diags *diag.Diagnostics) (gone bool) {
 	c := r.spec.common(m)
 	name := c.Name.ValueString()
 	t, cfg, err := describeWithConfigs(ctx, kafka, name)
@@ -295,23 +295,23 @@ func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client,
 
 // refuseDestroyOrRename stops a plan that destroys (planned == nil) or
 // renames, which replaces, a protected topic.
-func (r *topicResource[M]) refuseDestroyOrRename(diags *fwdiag.Diagnostics, state *topicCommon, planned *types.String) {
+func (r *topicResource[M]) refuseDestroyOrRename(diags *diag.Diagnostics, state *topicCommon, planned *types.String) {
 	if !state.DeletionProtection.ValueBool() {
 		return
 	}
 	if planned == nil || (!planned.IsUnknown() && planned.ValueString() != state.Name.ValueString()) {
-		diags.Append(diag.DeletionProtected(r.spec.label, state.Name.ValueString()))
+		diags.Append(diagnostics.DeletionProtected(r.spec.label, state.Name.ValueString()))
 	}
 }
 
 // refuseTopicShapeChange stops a plan that would change a topic's
 // partition count or replication factor: never a replacement, which would
 // lose every action's state.
-func refuseTopicShapeChange(diags *fwdiag.Diagnostics, attr, topic string, old, planned types.Int64) {
+func refuseTopicShapeChange(diags *diag.Diagnostics, attr, topic string, old, planned types.Int64) {
 	if planned.IsUnknown() || old.IsNull() || old.ValueInt64() == planned.ValueInt64() {
 		return
 	}
-	diags.Append(diag.TopicShapeChange(attr, topic, old.ValueInt64(), planned.ValueInt64()))
+	diags.Append(diagnostics.TopicShapeChange(attr, topic, old.ValueInt64(), planned.ValueInt64()))
 }
 
 // privateLiveTopicID is the private-state key under which Read leaves the
@@ -320,7 +320,7 @@ const privateLiveTopicID = "live_topic_id"
 
 // liveTopicID returns the ID Read found on a topic recreated outside
 // Terraform, if it found one.
-func liveTopicID(ctx context.Context, req resource.ModifyPlanRequest, diags *fwdiag.Diagnostics) (string, bool) {
+func liveTopicID(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (string, bool) {
 	raw, d := req.Private.GetKey(ctx, privateLiveTopicID)
 	diags.Append(d...)
 	if len(raw) == 0 {

@@ -19,7 +19,7 @@
 //		}
 //		...
 //		if err != nil {
-//			resp.Diagnostics.Append(diag.FromKafkaError("reading topic "+name, err))
+//			resp.Diagnostics.Append(diagnostics.FromKafkaError("reading topic "+name, err))
 //		}
 //	}
 package providerdata
@@ -31,9 +31,9 @@ import (
 	"sync"
 	"time"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/diag"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -88,13 +88,13 @@ func Unavailable(reason string) *Clients {
 // ConfigureRequest.ProviderData. Terraform configures resources before the
 // provider in some commands (validate, for one) and passes nil then; that is
 // not an error and yields nil Clients, which the resource must not use.
-func FromProviderData(data any) (*Clients, fwdiag.Diagnostics) {
+func FromProviderData(data any) (*Clients, diag.Diagnostics) {
 	if data == nil {
 		return nil, nil
 	}
 	clients, ok := data.(*Clients)
 	if !ok {
-		var diags fwdiag.Diagnostics
+		var diags diag.Diagnostics
 		diags.AddError("Unexpected Provider Data",
 			fmt.Sprintf("While configuring a resource, the provider handed it %T instead of *providerdata.Clients.\n\n"+
 				"This is a bug in the provider; please report it.", data))
@@ -112,13 +112,13 @@ func (c *Clients) WithConnection(desc string) *Clients {
 
 // KafkaDiag turns a Kafka error into a diagnostic naming this connection
 // when the failure is about reaching or authenticating to the brokers.
-func (c *Clients) KafkaDiag(op string, err error) fwdiag.Diagnostic {
-	return diag.FromKafkaErrorVia(op, err, c.conn)
+func (c *Clients) KafkaDiag(op string, err error) diag.Diagnostic {
+	return diagnostics.FromKafkaErrorVia(op, err, c.conn)
 }
 
 // CleanupDiag is KafkaDiag for errors of the cleanup core.
-func (c *Clients) CleanupDiag(op string, err error) fwdiag.Diagnostic {
-	return diag.FromCleanupErrorVia(op, err, c.conn)
+func (c *Clients) CleanupDiag(op string, err error) diag.Diagnostic {
+	return diagnostics.FromCleanupErrorVia(op, err, c.conn)
 }
 
 // WithTimeout records the provider's timeout, which also bounds each
@@ -152,16 +152,16 @@ func (c *Clients) Kafka(ctx context.Context) (*kafkaops.Client, error) {
 
 // KafkaClient is Kafka with the error already turned into a diagnostic; op
 // completes "While ..." in it (for example "reading topic \"orders\"").
-func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client, fwdiag.Diagnostics) {
+func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client, diag.Diagnostics) {
 	kafka, err := c.Kafka(ctx)
 	if err == nil {
 		return kafka, nil
 	}
 	var unavailable *UnavailableError
 	if errors.As(err, &unavailable) {
-		return nil, fwdiag.Diagnostics{diag.ProviderConfigIncomplete(op, unavailable.Reason)}
+		return nil, diag.Diagnostics{diagnostics.ProviderConfigIncomplete(op, unavailable.Reason)}
 	}
-	return nil, fwdiag.Diagnostics{diag.FromKafkaErrorVia(op, err, c.conn)}
+	return nil, diag.Diagnostics{diagnostics.FromKafkaErrorVia(op, err, c.conn)}
 }
 
 // ClaimControlTopic records that a boundary of this configuration plans

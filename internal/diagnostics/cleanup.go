@@ -1,4 +1,4 @@
-package diag
+package diagnostics
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
@@ -69,13 +69,13 @@ var cleanupRefusals = []struct {
 // FromCleanupError turns an error from the cleanup core into a diagnostic:
 // protocol refusals get their own summary and advice, anything else is
 // classified as a Kafka error.
-func FromCleanupError(op string, err error) fwdiag.Diagnostic {
+func FromCleanupError(op string, err error) diag.Diagnostic {
 	return FromCleanupErrorVia(op, err, "")
 }
 
 // FromCleanupErrorVia is FromCleanupError naming the connection (see
 // FromKafkaErrorVia).
-func FromCleanupErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
+func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 	// Before the refusals: an unreadable record also matches
 	// ErrMalformedPlan, whose advice (regenerate the plan) cannot help.
 	var rec *cleanupplan.RecordError
@@ -84,7 +84,7 @@ func FromCleanupErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
 	}
 	for _, r := range cleanupRefusals {
 		if errors.Is(err, r.err) {
-			return fwdiag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
+			return diag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
 		}
 	}
 	return FromKafkaErrorVia(op, err, conn)
@@ -96,7 +96,7 @@ func FromCleanupErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
 // it, only find it and whoever wrote it, so the detail names the record
 // (topic, partition, offset, key) and the commands that show it. The topic
 // comes from kafkaops, which wraps errors about one record it read.
-func UnreadableControlRecord(op string, rec *cleanupplan.RecordError, err error, conn string) fwdiag.Diagnostic {
+func UnreadableControlRecord(op string, rec *cleanupplan.RecordError, err error, conn string) diag.Diagnostic {
 	topic, partition := "TOPIC", int32(0)
 	var loc *kafkaops.ControlRecordError
 	if errors.As(err, &loc) {
@@ -117,7 +117,7 @@ func UnreadableControlRecord(op string, rec *cleanupplan.RecordError, err error,
 	if conn != "" {
 		fmt.Fprintf(&b, "\n\nConnection (BROKERS above): %s.", conn)
 	}
-	return fwdiag.NewErrorDiagnostic("Unreadable Record In Control Topic", detail(op, b.String(), err))
+	return diag.NewErrorDiagnostic("Unreadable Record In Control Topic", detail(op, b.String(), err))
 }
 
 // describeKey shows a key when it is short printable text; anything else

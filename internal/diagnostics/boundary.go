@@ -1,10 +1,10 @@
-package diag
+package diagnostics
 
 import (
 	"fmt"
 	"strings"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 )
@@ -26,8 +26,8 @@ func rangeList(rs []cleanup.Range) string {
 // RecordsBelowAppliedBoundary warns that the control topic says APPLIED
 // while the topic still holds records below the boundary: the apply that
 // this plan proposes deletes them again.
-func RecordsBelowAppliedBoundary(control, topic string, remaining []cleanup.Range) fwdiag.Diagnostic {
-	return fwdiag.NewWarningDiagnostic("Records Below An Applied Boundary Are Readable Again",
+func RecordsBelowAppliedBoundary(control, topic string, remaining []cleanup.Range) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Records Below An Applied Boundary Are Readable Again",
 		fmt.Sprintf("Control topic %q records the boundary as APPLIED, but action-state topic %q still holds records below it: %s. "+
 			"A broker that crashed soon after DeleteRecords can bring deleted records back (Kafka persists log start offsets only every "+
 			"log.flush.start.offset.checkpoint.interval.ms), and a tool can record APPLIED without deleting.\n\n"+
@@ -37,8 +37,8 @@ func RecordsBelowAppliedBoundary(control, topic string, remaining []cleanup.Rang
 
 // RecordsGonePastBoundary warns that records at or above the boundary were
 // deleted outside the cleanup protocol.
-func RecordsGonePastBoundary(topic string, gone []cleanup.Range) fwdiag.Diagnostic {
-	return fwdiag.NewWarningDiagnostic("Records Deleted Past The Cleanup Boundary",
+func RecordsGonePastBoundary(topic string, gone []cleanup.Range) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Records Deleted Past The Cleanup Boundary",
 		fmt.Sprintf("Action-state topic %q no longer holds records at or above the cleanup boundary on %s. "+
 			"They were deleted outside this provider (retention.ms or retention.bytes set on the topic, a manual DeleteRecords, "+
 			"or another tool).\n\nRestoring the job from a checkpoint or savepoint whose recovery marker lies in those ranges "+
@@ -49,16 +49,16 @@ func RecordsGonePastBoundary(topic string, gone []cleanup.Range) fwdiag.Diagnost
 
 // HistoryNotCompared warns that the recorded boundary could not be checked
 // against the action-state topic.
-func HistoryNotCompared(control string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewWarningDiagnostic("Cleanup Boundary Not Checked Against Its Topic",
+func HistoryNotCompared(control string, err error) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Cleanup Boundary Not Checked Against Its Topic",
 		fmt.Sprintf("The boundary recorded in control topic %q could not be compared with its action-state topic, so whether records "+
 			"below it remain is unknown. An apply of this boundary refuses to run until this is resolved.\n\nOriginal error: %s", control, err))
 }
 
 // TwoBoundariesOneControlTopic refuses a configuration holding two
 // boundaries that record different plans in one control topic.
-func TwoBoundariesOneControlTopic(control, planID, source, otherID, otherSource string) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Two Cleanup Boundaries Share A Control Topic",
+func TwoBoundariesOneControlTopic(control, planID, source, otherID, otherSource string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Two Cleanup Boundaries Share A Control Topic",
 		fmt.Sprintf("While planning: this flinkagents_cleanup_boundary (plan %s, from %q) and another flinkagents_cleanup_boundary "+
 			"in this configuration (plan %s, from %q) both record into control topic %q. A control topic holds one boundary "+
 			"history; two resources would each apply their own plan and fence each other's transactions on every run.\n\n"+

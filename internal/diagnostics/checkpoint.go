@@ -1,11 +1,11 @@
-package diag
+package diagnostics
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 )
@@ -54,7 +54,7 @@ var checkpointRefusals = []struct {
 // The two kinds of incomplete checkpoint are told apart first: both also
 // match broader sentinels (ErrNotFound, ErrCorrupt) whose advice would
 // send the operator to check a path that is right.
-func FromCheckpointError(op string, err error) fwdiag.Diagnostic {
+func FromCheckpointError(op string, err error) diag.Diagnostic {
 	var missing *checkpoint.MissingStateFileError
 	if errors.As(err, &missing) {
 		return stateFileMissing(op, missing, err)
@@ -65,15 +65,15 @@ func FromCheckpointError(op string, err error) fwdiag.Diagnostic {
 	}
 	for _, r := range checkpointRefusals {
 		if errors.Is(err, r.err) {
-			return fwdiag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
+			return diag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
 		}
 	}
-	return fwdiag.NewErrorDiagnostic("Cannot Read Checkpoint", detail(op, "Check the path and permissions.", err))
+	return diag.NewErrorDiagnostic("Cannot Read Checkpoint", detail(op, "Check the path and permissions.", err))
 }
 
 // stateFileMissing: _metadata was read, so the path is right; the
 // checkpoint lacks a file it needs.
-func stateFileMissing(op string, e *checkpoint.MissingStateFileError, err error) fwdiag.Diagnostic {
+func stateFileMissing(op string, e *checkpoint.MissingStateFileError, err error) diag.Diagnostic {
 	next := fmt.Sprintf("The checkpoint is incomplete: its _metadata (%s) references the state file %s, which does not exist. "+
 		"Flink deletes checkpoints beyond state.checkpoints.num-retained as newer ones complete, and a copy may have left files behind. "+
 		"Nothing was planned. Pick another checkpoint or savepoint, or copy this one again with all its files.", e.Metadata, e.File)
@@ -81,12 +81,12 @@ func stateFileMissing(op string, e *checkpoint.MissingStateFileError, err error)
 		next += " The file is named by the absolute path Flink wrote (shared or task-owned state): if the checkpoint was moved " +
 			"or copied since, map that original location to the new one with storage.path_rewrite."
 	}
-	return fwdiag.NewErrorDiagnostic("Checkpoint State File Missing", detail(op, next, err))
+	return diag.NewErrorDiagnostic("Checkpoint State File Missing", detail(op, next, err))
 }
 
 // metadataIncomplete: the _metadata is cut short or damaged at its end,
 // where the reader needs nothing but Flink does.
-func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) fwdiag.Diagnostic {
+func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) diag.Diagnostic {
 	var what string
 	switch e.Problem {
 	case checkpoint.EndsEarly:
@@ -99,6 +99,6 @@ func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) fw
 		what = fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on, after the point where the file Flink "+
 			"writes ends: it is not the file Flink wrote.", e.File, e.Offset)
 	}
-	return fwdiag.NewErrorDiagnostic("Checkpoint Metadata Incomplete", detail(op, what+" Nothing was planned. "+
+	return diag.NewErrorDiagnostic("Checkpoint Metadata Incomplete", detail(op, what+" Nothing was planned. "+
 		"If this is a copy, copy the checkpoint again and compare the sizes; otherwise pick another checkpoint or savepoint.", err))
 }

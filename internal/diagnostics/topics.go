@@ -1,16 +1,16 @@
-package diag
+package diagnostics
 
 import (
 	"errors"
 	"fmt"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // DeletionProtected refuses destroying (or replacing) a protected topic.
-func DeletionProtected(kind, name string) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Deletion Protection Is On",
+func DeletionProtected(kind, name string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Deletion Protection Is On",
 		detail(fmt.Sprintf("planning, Terraform would destroy %s %q", kind, name),
 			"Destroying it deletes data the Flink Agents runtime needs to restore without re-running actions. "+
 				"If that is really intended: set deletion_protection = false, run terraform apply, then destroy or remove the block. "+
@@ -18,8 +18,8 @@ func DeletionProtected(kind, name string) fwdiag.Diagnostic {
 }
 
 // TopicShapeChange refuses changing partitions or replication factor.
-func TopicShapeChange(attr, topic string, old, planned int64) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Topic Shape Cannot Change",
+func TopicShapeChange(attr, topic string, old, planned int64) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Topic Shape Cannot Change",
 		detail(fmt.Sprintf("planning topic %q, %s would change from %d to %d", topic, attr, old, planned),
 			"The provider never replaces a topic that holds action state, and changing partitions would break the key-to-partition "+
 				"mapping the runtime and every recorded cleanup boundary rely on. Set "+attr+" back to "+fmt.Sprint(old)+
@@ -28,9 +28,9 @@ func TopicShapeChange(attr, topic string, old, planned int64) fwdiag.Diagnostic 
 
 // TopicCreateFailed explains a failed creation, with the import hint when
 // the topic already exists.
-func TopicCreateFailed(op, resourceType, name string, err error, conn string) fwdiag.Diagnostic {
+func TopicCreateFailed(op, resourceType, name string, err error, conn string) diag.Diagnostic {
 	if errors.Is(err, kerr.TopicAlreadyExists) {
-		return fwdiag.NewErrorDiagnostic("Topic Already Exists",
+		return diag.NewErrorDiagnostic("Topic Already Exists",
 			detail(op, fmt.Sprintf("The topic exists but is not in Terraform state. Adopt it instead of creating it:\n\n"+
 				"  terraform import %s.<name> %s\n\nor an import block with id = %q.", resourceType, name, name), err))
 	}
@@ -39,8 +39,8 @@ func TopicCreateFailed(op, resourceType, name string, err error, conn string) fw
 
 // TopicRecreated warns that a topic was deleted and recreated outside
 // Terraform: same name, new topic ID, none of the old records.
-func TopicRecreated(label, name, recordedID, liveID string) fwdiag.Diagnostic {
-	return fwdiag.NewWarningDiagnostic(fmt.Sprintf("%s Was Recreated", titleCase(label)),
+func TopicRecreated(label, name, recordedID, liveID string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic(fmt.Sprintf("%s Was Recreated", titleCase(label)),
 		fmt.Sprintf("Topic %q now has topic ID %s, but Terraform created or adopted it with ID %s: it was deleted and recreated "+
 			"outside Terraform, and the new topic holds none of the old records. For an action-state topic, checkpoints and "+
 			"savepoints taken before cannot be restored against it, and cleanup boundaries recorded for the old ID refuse to apply; "+

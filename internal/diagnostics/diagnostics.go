@@ -1,4 +1,4 @@
-// Package diag holds the operator-facing diagnostics this provider reports.
+// Package diagnostics holds the operator-facing diagnostics this provider reports.
 //
 // Every diagnostic follows one shape: a Title-Case summary naming what went
 // wrong, then a detail that says what we were doing, what the operator should
@@ -8,7 +8,7 @@
 // FromKafkaError is the entry point for errors coming back from franz-go or
 // kafkaops: it recognises the failures an operator can fix (network, TLS,
 // SASL, ACLs, timeouts) and falls back to Unexpected for the rest.
-package diag
+package diagnostics
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"net"
 	"strings"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -47,8 +47,8 @@ func brokerList(brokers []string) string {
 
 // KafkaUnreachable reports that no connection could be opened: DNS, routing,
 // firewalls or a broker that is down.
-func KafkaUnreachable(op string, brokers []string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Kafka Unreachable",
+func KafkaUnreachable(op string, brokers []string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Kafka Unreachable",
 		detail(op+", the provider could not connect to "+brokerList(brokers),
 			"Check that bootstrap_servers (or KAFKA_BOOTSTRAP_SERVERS) lists host:port pairs "+
 				"of the listener this machine can reach, that the brokers are running, and that "+
@@ -57,8 +57,8 @@ func KafkaUnreachable(op string, brokers []string, err error) fwdiag.Diagnostic 
 
 // KafkaTimeout reports an operation that did not finish within the provider's
 // per-request timeout or the resource's timeouts block.
-func KafkaTimeout(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Kafka Operation Timed Out",
+func KafkaTimeout(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Kafka Operation Timed Out",
 		detail(op+", the cluster did not answer in time (the error below says what was awaited and for how long)",
 			"Check broker health and connectivity. If the cluster is only slow, raise the "+
 				"provider's timeout attribute (per request, default \"30s\") or the resource's timeouts "+
@@ -68,8 +68,8 @@ func KafkaTimeout(op string, err error) fwdiag.Diagnostic {
 
 // Cancelled reports an operation Terraform stopped (Ctrl-C, or a run
 // cancelled by its orchestrator) before it finished.
-func Cancelled(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Operation Cancelled",
+func Cancelled(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Operation Cancelled",
 		detail(op+", Terraform cancelled the operation before it finished",
 			"Nothing is left half-done that the next run cannot finish: re-run terraform apply "+
 				"and it converges (a cleanup boundary already COMMITTED is resumed).", err))
@@ -77,8 +77,8 @@ func Cancelled(op string, err error) fwdiag.Diagnostic {
 
 // TLSConfigInvalid reports a TLS setting that cannot be used as written; attr
 // names the provider attribute at fault so Terraform points at it.
-func TLSConfigInvalid(attr path.Path, problem string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewAttributeErrorDiagnostic(attr, "Invalid TLS Configuration",
+func TLSConfigInvalid(attr path.Path, problem string, err error) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Invalid TLS Configuration",
 		detail("building the TLS configuration from "+attr.String()+", "+problem,
 			"Set "+attr.String()+" to PEM text (starting with \"-----BEGIN\") or to the path "+
 				"of a readable PEM file; tls.cert_pem and tls.key_pem must be a certificate and its "+
@@ -87,8 +87,8 @@ func TLSConfigInvalid(attr path.Path, problem string, err error) fwdiag.Diagnost
 
 // UnknownCA reports that the broker's certificate chain does not lead to a
 // trusted authority.
-func UnknownCA(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Broker Certificate Not Trusted",
+func UnknownCA(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Broker Certificate Not Trusted",
 		detail(op+", the broker presented a certificate signed by an authority this provider does not trust",
 			"The tls.ca_pem does not match the broker's certificate chain. Set tls.ca_pem to the "+
 				"CA that signed the broker certificates (without ca_pem the system roots are used). "+
@@ -96,8 +96,8 @@ func UnknownCA(op string, err error) fwdiag.Diagnostic {
 }
 
 // TLSHostnameMismatch reports a broker certificate issued for other names.
-func TLSHostnameMismatch(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Broker Certificate Name Mismatch",
+func TLSHostnameMismatch(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Broker Certificate Name Mismatch",
 		detail(op+", the broker's certificate does not name the host the provider connected to",
 			"Connect using a host name the certificate lists, or set tls.server_name to one of "+
 				"the names in the certificate.", err))
@@ -105,8 +105,8 @@ func TLSHostnameMismatch(op string, err error) fwdiag.Diagnostic {
 
 // ClientCertificateRejected reports a broker that refused our TLS client
 // certificate (mutual TLS).
-func ClientCertificateRejected(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Client Certificate Rejected",
+func ClientCertificateRejected(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Client Certificate Rejected",
 		detail(op+", the broker ended the TLS handshake with an alert about the client certificate",
 			"The broker requires mutual TLS: set tls.cert_pem and tls.key_pem to a certificate "+
 				"signed by a CA in the broker's truststore, and check that it has not expired.", err))
@@ -114,8 +114,8 @@ func ClientCertificateRejected(op string, err error) fwdiag.Diagnostic {
 
 // TLSHandshakeFailed reports any other TLS failure, including a broker
 // listener that does not speak TLS at all.
-func TLSHandshakeFailed(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("TLS Handshake Failed",
+func TLSHandshakeFailed(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("TLS Handshake Failed",
 		detail(op+", the TLS handshake with the broker failed",
 			"Check that the port in bootstrap_servers is a TLS listener (or drop the tls block "+
 				"for a plaintext listener) and that the broker accepts a TLS version and cipher "+
@@ -124,8 +124,8 @@ func TLSHandshakeFailed(op string, err error) fwdiag.Diagnostic {
 
 // ConnectionRejected reports a broker that closed the connection right away,
 // which franz-go recognises as a TLS or SASL mismatch.
-func ConnectionRejected(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Kafka Connection Rejected",
+func ConnectionRejected(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Kafka Connection Rejected",
 		detail(op+", the broker closed the connection immediately",
 			"The listener at that port expects a different protocol: compare the provider's tls "+
 				"and sasl blocks with the listener's security.protocol (PLAINTEXT, SSL, "+
@@ -133,8 +133,8 @@ func ConnectionRejected(op string, err error) fwdiag.Diagnostic {
 }
 
 // SASLAuthFailed reports credentials the broker refused.
-func SASLAuthFailed(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Kafka Authentication Failed",
+func SASLAuthFailed(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Kafka Authentication Failed",
 		detail(op+", the broker rejected the SASL authentication",
 			"Check sasl.username and sasl.password (or the token or AWS credentials) and that "+
 				"sasl.mechanism is the one the user was created for: a SCRAM-SHA-512 user cannot "+
@@ -142,8 +142,8 @@ func SASLAuthFailed(op string, err error) fwdiag.Diagnostic {
 }
 
 // SASLMechanismUnsupported reports a mechanism the listener has not enabled.
-func SASLMechanismUnsupported(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("SASL Mechanism Not Enabled",
+func SASLMechanismUnsupported(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("SASL Mechanism Not Enabled",
 		detail(op+", the broker does not offer the configured SASL mechanism on this listener",
 			"Set sasl.mechanism to one listed in the listener's sasl.enabled.mechanisms, or "+
 				"connect to the listener that enables it.", err))
@@ -151,8 +151,8 @@ func SASLMechanismUnsupported(op string, err error) fwdiag.Diagnostic {
 
 // NotAuthorized reports an ACL refusal: we are authenticated but lack the
 // permission for this operation.
-func NotAuthorized(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Kafka Authorization Failed",
+func NotAuthorized(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Kafka Authorization Failed",
 		detail(op+", the broker refused the request for lack of permission",
 			"Grant the provider's principal the ACL the error names (for cleanup: Describe and "+
 				"DescribeConfigs on the topics, Read and Write on the control topic, Delete on the "+
@@ -161,8 +161,8 @@ func NotAuthorized(op string, err error) fwdiag.Diagnostic {
 
 // ProviderConfigIncomplete reports a provider block that cannot produce a
 // Kafka client yet; reason says what is missing.
-func ProviderConfigIncomplete(op, reason string) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Provider Configuration Incomplete",
+func ProviderConfigIncomplete(op, reason string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Provider Configuration Incomplete",
 		detail(op+", the provider had no usable Kafka client: "+reason,
 			"Complete the provider \"flinkagents\" block (see the provider documentation), or "+
 				"make the values it depends on known before this step.", nil))
@@ -170,8 +170,8 @@ func ProviderConfigIncomplete(op, reason string) fwdiag.Diagnostic {
 
 // Unexpected reports an error nobody anticipated; it asks for a bug report
 // because the operator cannot be told what to fix.
-func Unexpected(op string, err error) fwdiag.Diagnostic {
-	return fwdiag.NewErrorDiagnostic("Unexpected Kafka Error",
+func Unexpected(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Unexpected Kafka Error",
 		detail(op+", an unexpected error occurred",
 			"Re-running is safe. If it persists, run with TF_LOG_PROVIDER=DEBUG and report the "+
 				"log to the provider maintainers.", err))
@@ -180,7 +180,7 @@ func Unexpected(op string, err error) fwdiag.Diagnostic {
 // FromKafkaError picks the diagnostic that tells the operator what to fix.
 // op completes "While ...", for example "reading the control topic
 // \"orders-cleanup\"".
-func FromKafkaError(op string, err error) fwdiag.Diagnostic {
+func FromKafkaError(op string, err error) diag.Diagnostic {
 	return FromKafkaErrorVia(op, err, "")
 }
 
@@ -188,7 +188,7 @@ func FromKafkaError(op string, err error) fwdiag.Diagnostic {
 // described by conn (brokers, TLS, SASL mechanism and user): TLS, SASL and
 // connection failures then name it, so the operator sees which listener
 // and which identity failed.
-func FromKafkaErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
+func FromKafkaErrorVia(op string, err error, conn string) diag.Diagnostic {
 	d := classifyKafkaError(op, err)
 	if conn == "" {
 		return d
@@ -197,12 +197,12 @@ func FromKafkaErrorVia(op string, err error, conn string) fwdiag.Diagnostic {
 	case "Broker Certificate Not Trusted", "Broker Certificate Name Mismatch", "Client Certificate Rejected",
 		"TLS Handshake Failed", "Kafka Connection Rejected", "Kafka Authentication Failed", "SASL Mechanism Not Enabled",
 		"Kafka Unreachable", "Kafka Authorization Failed":
-		return fwdiag.NewErrorDiagnostic(d.Summary(), d.Detail()+"\n\nConnection: "+conn+".")
+		return diag.NewErrorDiagnostic(d.Summary(), d.Detail()+"\n\nConnection: "+conn+".")
 	}
 	return d
 }
 
-func classifyKafkaError(op string, err error) fwdiag.Diagnostic {
+func classifyKafkaError(op string, err error) diag.Diagnostic {
 	var (
 		unknownCA      x509.UnknownAuthorityError
 		hostname       x509.HostnameError

@@ -1,4 +1,4 @@
-package diag
+package diagnostics
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	fwdiag "github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -22,16 +22,16 @@ const op = "reading the control topic \"orders-cleanup\""
 // assertShape checks the house shape: an error with this summary, a detail
 // that starts with what we were doing, gives advice containing next, and
 // ends with the original error.
-func assertShape(t *testing.T, d fwdiag.Diagnostic, summary, next string, err error) {
+func assertShape(t *testing.T, d diag.Diagnostic, summary, next string, err error) {
 	t.Helper()
 	assertShapeOf(t, d, op, summary, next, err)
 }
 
 // assertShapeOf is assertShape for a diagnostic made while doing something
 // other than op.
-func assertShapeOf(t *testing.T, d fwdiag.Diagnostic, doing, summary, next string, err error) {
+func assertShapeOf(t *testing.T, d diag.Diagnostic, doing, summary, next string, err error) {
 	t.Helper()
-	if d.Severity() != fwdiag.SeverityError {
+	if d.Severity() != diag.SeverityError {
 		t.Errorf("severity %v, want error", d.Severity())
 	}
 	if d.Summary() != summary {
@@ -52,7 +52,7 @@ func assertShapeOf(t *testing.T, d fwdiag.Diagnostic, doing, summary, next strin
 func TestConstructors(t *testing.T) {
 	err := errors.New("boom")
 	tests := []struct {
-		d       fwdiag.Diagnostic
+		d       diag.Diagnostic
 		summary string
 		next    string
 	}{
@@ -89,7 +89,7 @@ func TestTLSConfigInvalidPointsAtTheAttribute(t *testing.T) {
 	attr := path.Root("tls").AtName("ca_pem")
 	err := errors.New("open /etc/kafka/ca.pem: no such file or directory")
 	d := TLSConfigInvalid(attr, "the value is not PEM text and could not be read as a file", err)
-	withPath, ok := d.(fwdiag.DiagnosticWithPath)
+	withPath, ok := d.(diag.DiagnosticWithPath)
 	if !ok || !withPath.Path().Equal(attr) {
 		t.Fatalf("diagnostic %v does not point at %s", d, attr)
 	}
