@@ -5,24 +5,17 @@
 // do next, and the original error, in that order. Keeping the constructors in
 // one place keeps that shape (and the advice) identical across resources.
 //
-// FromKafkaError is the entry point for errors coming back from franz-go or
+// FromKafkaErrorVia is the entry point for errors coming back from franz-go or
 // kafkaops: it recognises the failures an operator can fix (network, TLS,
 // SASL, ACLs, timeouts) and falls back to Unexpected for the rest.
 package diagnostics
 
 import (
-	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"fmt"
-	"net"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kgo"
 )
 
 // detail lays out the three parts every detail carries. doing completes the
@@ -45,9 +38,9 @@ func brokerList(brokers []string) string {
 	return strings.Join(brokers, ", ")
 }
 
-// KafkaUnreachable reports that no connection could be opened: DNS, routing,
+// kafkaUnreachable reports that no connection could be opened: DNS, routing,
 // firewalls or a broker that is down.
-func KafkaUnreachable(op string, brokers []string, err error) diag.Diagnostic {
+func kafkaUnreachable(op string, brokers []string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Kafka Unreachable",
 		detail(op+", the provider could not connect to "+brokerList(brokers),
 			"Check that bootstrap_servers (or KAFKA_BOOTSTRAP_SERVERS) lists host:port pairs "+
@@ -55,9 +48,9 @@ func KafkaUnreachable(op string, brokers []string, err error) diag.Diagnostic {
 				"no firewall or security group blocks the port.", err))
 }
 
-// KafkaTimeout reports an operation that did not finish within the provider's
+// kafkaTimeout reports an operation that did not finish within the provider's
 // per-request timeout or the resource's timeouts block.
-func KafkaTimeout(op string, err error) diag.Diagnostic {
+func kafkaTimeout(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Kafka Operation Timed Out",
 		detail(op+", the cluster did not answer in time (the error below says what was awaited and for how long)",
 			"Check broker health and connectivity. If the cluster is only slow, raise the "+
@@ -66,9 +59,9 @@ func KafkaTimeout(op string, err error) diag.Diagnostic {
 				"converges when repeated.", err))
 }
 
-// Cancelled reports an operation Terraform stopped (Ctrl-C, or a run
+// cancelled reports an operation Terraform stopped (Ctrl-C, or a run
 // cancelled by its orchestrator) before it finished.
-func Cancelled(op string, err error) diag.Diagnostic {
+func cancelled(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Operation Cancelled",
 		detail(op+", Terraform cancelled the operation before it finished",
 			"Nothing is left half-done that the next run cannot finish: re-run terraform apply "+
@@ -85,9 +78,9 @@ func TLSConfigInvalid(attr path.Path, problem string, err error) diag.Diagnostic
 				"own private key.", err))
 }
 
-// UnknownCA reports that the broker's certificate chain does not lead to a
+// unknownCA reports that the broker's certificate chain does not lead to a
 // trusted authority.
-func UnknownCA(op string, err error) diag.Diagnostic {
+func unknownCA(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Broker Certificate Not Trusted",
 		detail(op+", the broker presented a certificate signed by an authority this provider does not trust",
 			"The tls.ca_pem does not match the broker's certificate chain. Set tls.ca_pem to the "+
@@ -95,26 +88,26 @@ func UnknownCA(op string, err error) diag.Diagnostic {
 				"Use insecure_skip_verify only to diagnose, never in production.", err))
 }
 
-// TLSHostnameMismatch reports a broker certificate issued for other names.
-func TLSHostnameMismatch(op string, err error) diag.Diagnostic {
+// tlsHostnameMismatch reports a broker certificate issued for other names.
+func tlsHostnameMismatch(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Broker Certificate Name Mismatch",
 		detail(op+", the broker's certificate does not name the host the provider connected to",
 			"Connect using a host name the certificate lists, or set tls.server_name to one of "+
 				"the names in the certificate.", err))
 }
 
-// ClientCertificateRejected reports a broker that refused our TLS client
+// clientCertificateRejected reports a broker that refused our TLS client
 // certificate (mutual TLS).
-func ClientCertificateRejected(op string, err error) diag.Diagnostic {
+func clientCertificateRejected(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Client Certificate Rejected",
 		detail(op+", the broker ended the TLS handshake with an alert about the client certificate",
 			"The broker requires mutual TLS: set tls.cert_pem and tls.key_pem to a certificate "+
 				"signed by a CA in the broker's truststore, and check that it has not expired.", err))
 }
 
-// TLSHandshakeFailed reports any other TLS failure, including a broker
+// tlsHandshakeFailed reports any other TLS failure, including a broker
 // listener that does not speak TLS at all.
-func TLSHandshakeFailed(op string, err error) diag.Diagnostic {
+func tlsHandshakeFailed(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("TLS Handshake Failed",
 		detail(op+", the TLS handshake with the broker failed",
 			"Check that the port in bootstrap_servers is a TLS listener (or drop the tls block "+
@@ -122,9 +115,9 @@ func TLSHandshakeFailed(op string, err error) diag.Diagnostic {
 				"this provider offers (TLS 1.2 or later).", err))
 }
 
-// ConnectionRejected reports a broker that closed the connection right away,
+// connectionRejected reports a broker that closed the connection right away,
 // which franz-go recognises as a TLS or SASL mismatch.
-func ConnectionRejected(op string, err error) diag.Diagnostic {
+func connectionRejected(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Kafka Connection Rejected",
 		detail(op+", the broker closed the connection immediately",
 			"The listener at that port expects a different protocol: compare the provider's tls "+
@@ -132,8 +125,8 @@ func ConnectionRejected(op string, err error) diag.Diagnostic {
 				"SASL_PLAINTEXT or SASL_SSL).", err))
 }
 
-// SASLAuthFailed reports credentials the broker refused.
-func SASLAuthFailed(op string, err error) diag.Diagnostic {
+// saslAuthFailed reports credentials the broker refused.
+func saslAuthFailed(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Kafka Authentication Failed",
 		detail(op+", the broker rejected the SASL authentication",
 			"Check sasl.username and sasl.password (or the token or AWS credentials) and that "+
@@ -141,17 +134,17 @@ func SASLAuthFailed(op string, err error) diag.Diagnostic {
 				"log in with SCRAM-SHA-256.", err))
 }
 
-// SASLMechanismUnsupported reports a mechanism the listener has not enabled.
-func SASLMechanismUnsupported(op string, err error) diag.Diagnostic {
+// saslMechanismUnsupported reports a mechanism the listener has not enabled.
+func saslMechanismUnsupported(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("SASL Mechanism Not Enabled",
 		detail(op+", the broker does not offer the configured SASL mechanism on this listener",
 			"Set sasl.mechanism to one listed in the listener's sasl.enabled.mechanisms, or "+
 				"connect to the listener that enables it.", err))
 }
 
-// NotAuthorized reports an ACL refusal: we are authenticated but lack the
+// notAuthorized reports an ACL refusal: we are authenticated but lack the
 // permission for this operation.
-func NotAuthorized(op string, err error) diag.Diagnostic {
+func notAuthorized(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Kafka Authorization Failed",
 		detail(op+", the broker refused the request for lack of permission",
 			"Grant the provider's principal the ACL the error names (for cleanup: Describe and "+
@@ -168,87 +161,26 @@ func ProviderConfigIncomplete(op, reason string) diag.Diagnostic {
 				"make the values it depends on known before this step.", nil))
 }
 
-// Unexpected reports an error nobody anticipated; it asks for a bug report
+// unexpected reports an error nobody anticipated; it asks for a bug report
 // because the operator cannot be told what to fix.
-func Unexpected(op string, err error) diag.Diagnostic {
+func unexpected(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Unexpected Kafka Error",
 		detail(op+", an unexpected error occurred",
 			"Re-running is safe. If it persists, run with TF_LOG_PROVIDER=DEBUG and report the "+
 				"log to the provider maintainers.", err))
 }
 
-// FromKafkaError picks the diagnostic that tells the operator what to fix.
-// op completes "While ...", for example "reading the control topic
-// \"orders-cleanup\"".
-func FromKafkaError(op string, err error) diag.Diagnostic {
-	return FromKafkaErrorVia(op, err, "")
-}
-
-// FromKafkaErrorVia is FromKafkaError for a client whose connection is
-// described by conn (brokers, TLS, SASL mechanism and user): TLS, SASL and
-// connection failures then name it, so the operator sees which listener
-// and which identity failed.
+// FromKafkaErrorVia picks the diagnostic that tells the operator what to
+// fix. op completes "While ...", for example "reading the control topic
+// \"orders-cleanup\"". conn describes the client's connection (brokers,
+// TLS, SASL mechanism and user; "" when unknown): failures whose fix lies
+// in how the provider connects name it, so the operator sees which
+// listener and which identity failed.
 func FromKafkaErrorVia(op string, err error, conn string) diag.Diagnostic {
-	d := classifyKafkaError(op, err)
-	if conn == "" {
-		return d
-	}
-	switch d.Summary() {
-	case "Broker Certificate Not Trusted", "Broker Certificate Name Mismatch", "Client Certificate Rejected",
-		"TLS Handshake Failed", "Kafka Connection Rejected", "Kafka Authentication Failed", "SASL Mechanism Not Enabled",
-		"Kafka Unreachable", "Kafka Authorization Failed":
+	f, brokers := classifyKafkaError(err)
+	d := f.diagnostic(op, err, brokers)
+	if conn != "" && f.aboutConnection() {
 		return diag.NewErrorDiagnostic(d.Summary(), d.Detail()+"\n\nConnection: "+conn+".")
 	}
 	return d
-}
-
-func classifyKafkaError(op string, err error) diag.Diagnostic {
-	var (
-		unknownCA      x509.UnknownAuthorityError
-		hostname       x509.HostnameError
-		certInvalid    x509.CertificateInvalidError
-		recordHeader   tls.RecordHeaderError
-		firstReadEOF   *kgo.ErrFirstReadEOF
-		opErr          *net.OpError
-		dnsErr         *net.DNSError
-		kafkaErr       *kerr.Error
-		verificationEr *tls.CertificateVerificationError
-	)
-	switch {
-	case errors.As(err, &unknownCA):
-		return UnknownCA(op, err)
-	case errors.As(err, &hostname):
-		return TLSHostnameMismatch(op, err)
-	case errors.As(err, &certInvalid), errors.As(err, &recordHeader), errors.As(err, &verificationEr):
-		return TLSHandshakeFailed(op, err)
-	case errors.As(err, &opErr) && opErr.Op == "remote error":
-		// A TLS alert from the broker: crypto/tls reports it as a net.OpError
-		// with this Op. The alerts that matter name the certificate.
-		if strings.Contains(opErr.Err.Error(), "certificate") {
-			return ClientCertificateRejected(op, err)
-		}
-		return TLSHandshakeFailed(op, err)
-	case errors.As(err, &firstReadEOF):
-		return ConnectionRejected(op, err)
-	case errors.Is(err, kerr.UnsupportedSaslMechanism):
-		return SASLMechanismUnsupported(op, err)
-	case errors.Is(err, kerr.SaslAuthenticationFailed), errors.Is(err, kerr.IllegalSaslState):
-		return SASLAuthFailed(op, err)
-	case errors.As(err, &kafkaErr) && strings.HasSuffix(kafkaErr.Message, "_AUTHORIZATION_FAILED"):
-		return NotAuthorized(op, err)
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
-		return KafkaTimeout(op, err)
-	case errors.Is(err, context.Canceled):
-		return Cancelled(op, err)
-	case errors.As(err, &dnsErr):
-		return KafkaUnreachable(op, []string{dnsErr.Name}, err)
-	case errors.As(err, &opErr) && opErr.Op == "dial":
-		var brokers []string
-		if opErr.Addr != nil {
-			brokers = []string{opErr.Addr.String()}
-		}
-		return KafkaUnreachable(op, brokers, err)
-	default:
-		return Unexpected(op, err)
-	}
 }

@@ -56,19 +56,19 @@ func TestConstructors(t *testing.T) {
 		summary string
 		next    string
 	}{
-		{KafkaUnreachable(op, []string{"k1:9092", "k2:9092"}, err), "Kafka Unreachable", "k1:9092, k2:9092"},
-		{KafkaUnreachable(op, nil, err), "Kafka Unreachable", "the configured bootstrap servers"},
-		{KafkaTimeout(op, err), "Kafka Operation Timed Out", "raise the provider's timeout"},
-		{Cancelled(op, err), "Operation Cancelled", "re-run terraform apply"},
-		{UnknownCA(op, err), "Broker Certificate Not Trusted", "tls.ca_pem does not match the broker's certificate chain"},
-		{TLSHostnameMismatch(op, err), "Broker Certificate Name Mismatch", "tls.server_name"},
-		{ClientCertificateRejected(op, err), "Client Certificate Rejected", "tls.cert_pem and tls.key_pem"},
-		{TLSHandshakeFailed(op, err), "TLS Handshake Failed", "TLS listener"},
-		{ConnectionRejected(op, err), "Kafka Connection Rejected", "security.protocol"},
-		{SASLAuthFailed(op, err), "Kafka Authentication Failed", "check sasl.username and sasl.password"},
-		{SASLMechanismUnsupported(op, err), "SASL Mechanism Not Enabled", "sasl.enabled.mechanisms"},
-		{NotAuthorized(op, err), "Kafka Authorization Failed", "ACL"},
-		{Unexpected(op, err), "Unexpected Kafka Error", "TF_LOG_PROVIDER=DEBUG"},
+		{kafkaUnreachable(op, []string{"k1:9092", "k2:9092"}, err), "Kafka Unreachable", "k1:9092, k2:9092"},
+		{kafkaUnreachable(op, nil, err), "Kafka Unreachable", "the configured bootstrap servers"},
+		{kafkaTimeout(op, err), "Kafka Operation Timed Out", "raise the provider's timeout"},
+		{cancelled(op, err), "Operation Cancelled", "re-run terraform apply"},
+		{unknownCA(op, err), "Broker Certificate Not Trusted", "tls.ca_pem does not match the broker's certificate chain"},
+		{tlsHostnameMismatch(op, err), "Broker Certificate Name Mismatch", "tls.server_name"},
+		{clientCertificateRejected(op, err), "Client Certificate Rejected", "tls.cert_pem and tls.key_pem"},
+		{tlsHandshakeFailed(op, err), "TLS Handshake Failed", "TLS listener"},
+		{connectionRejected(op, err), "Kafka Connection Rejected", "security.protocol"},
+		{saslAuthFailed(op, err), "Kafka Authentication Failed", "check sasl.username and sasl.password"},
+		{saslMechanismUnsupported(op, err), "SASL Mechanism Not Enabled", "sasl.enabled.mechanisms"},
+		{notAuthorized(op, err), "Kafka Authorization Failed", "ACL"},
+		{unexpected(op, err), "Unexpected Kafka Error", "TF_LOG_PROVIDER=DEBUG"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.summary, func(t *testing.T) {
@@ -142,14 +142,14 @@ func TestFromKafkaErrorWithRealNetworkErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// franz-go wraps dial errors; classification must see through that.
 			wrapped := fmt.Errorf("unable to dial: %w", tt.err)
-			d := FromKafkaError(op, wrapped)
+			d := FromKafkaErrorVia(op, wrapped, "")
 			if d.Summary() != tt.summary {
 				t.Fatalf("%v classified as %q, want %q", tt.err, d.Summary(), tt.summary)
 			}
 			assertShape(t, d, tt.summary, "", wrapped)
 		})
 	}
-	if d := FromKafkaError(op, refused); !strings.Contains(d.Detail(), closedAddr) {
+	if d := FromKafkaErrorVia(op, refused, ""); !strings.Contains(d.Detail(), closedAddr) {
 		t.Errorf("unreachable diagnostic does not name the address %s:\n%s", closedAddr, d.Detail())
 	}
 }
@@ -177,7 +177,7 @@ func TestFromKafkaErrorWithKafkaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.err.Error(), func(t *testing.T) {
-			d := FromKafkaError(op, tt.err)
+			d := FromKafkaErrorVia(op, tt.err, "")
 			if d.Summary() != tt.summary {
 				t.Fatalf("classified as %q, want %q", d.Summary(), tt.summary)
 			}

@@ -19,7 +19,7 @@
 //		}
 //		...
 //		if err != nil {
-//			resp.Diagnostics.Append(diagnostics.FromKafkaError("reading topic "+name, err))
+//			resp.Diagnostics.Append(r.clients.KafkaDiag("reading topic "+name, err))
 //		}
 //	}
 package providerdata
