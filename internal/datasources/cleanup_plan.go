@@ -19,6 +19,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/recoveryplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
@@ -135,19 +136,16 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 			return
 		}
 		defer store.Close()
-		res, err := checkpoint.ReadRecoveryMarkers(readCtx, store, src, checkpoint.Selector{
+		derived, err := recoveryplan.FromPath(readCtx, store, src, checkpoint.Selector{
 			UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString(),
 		})
 		logCheckpointReads(ctx, store, src)
 		if err != nil {
-			resp.Diagnostics.Append(diagnostics.FromCheckpointError(op, err))
+			resp.Diagnostics.Append(diagnostics.FromPlanningError(op, err))
 			return
 		}
-		plan, err = cleanupplan.FromMarkers(src, toPlanMarkers(res.Markers))
-		if err != nil {
-			resp.Diagnostics.Append(diagnostics.FromCleanupError(fmt.Sprintf("deriving a plan from %d recovery markers in %s", len(res.Markers), res.MetadataPath), err))
-			return
-		}
+		plan = derived.Plan
+		res := derived.Read
 		tflog.Debug(ctx, "read recovery markers", map[string]any{"metadata": res.MetadataPath, "operator_id": res.OperatorID, "markers": len(res.Markers), "metadata_version": res.MetadataVersion})
 		m.CheckpointID = types.Int64Value(res.CheckpointID)
 		m.OperatorID = types.StringValue(res.OperatorID)
@@ -157,9 +155,7 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 		var err error
 		plan, err = cleanupplan.Parse([]byte(m.PlanJSONIn.ValueString()))
 		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("plan_json"), "Malformed Cleanup Plan",
-				"plan_json is not a valid cleanup plan. Regenerate it (the Java tool's plan command, or checkpoint_path here); "+
-					"plans are never edited by hand.\n\nOriginal error: "+err.Error())
+			resp.Diagnostics.Append(diagnostics.MalformedPlan(path.Root("plan_json"), err))
 			return
 		}
 		m.CheckpointID = types.Int64Null()
@@ -174,12 +170,4 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 	m.SourceRecoveryPoint = types.StringValue(plan.SourceRecoveryPoint)
 	m.Offsets = tfconv.Offsets(plan.Offsets)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-}
-
-func toPlanMarkers(in []checkpoint.Marker) []cleanupplan.Marker {
-	out := make([]cleanupplan.Marker, len(in))
-	for i, m := range in {
-		out[i] = cleanupplan.Marker{Legacy: m.Legacy, SchemaVersion: m.SchemaVersion, Topic: m.Topic, TopicID: m.TopicID, Offsets: m.Offsets}
-	}
-	return out
 }

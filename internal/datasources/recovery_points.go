@@ -20,9 +20,9 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/recoveryplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
@@ -244,19 +244,14 @@ func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.Recovery
 		pm.CheckpointID = types.Int64Value(p.NameID)
 	}
 	op := fmt.Sprintf("reading recovery markers from %s %q", p.Kind, p.Path)
-	res, err := checkpoint.ReadRecoveryMarkers(ctx, st, p.Path, sel)
+	derived, err := recoveryplan.FromPoint(ctx, st, p, sel)
+	if derived.Read != nil {
+		pm.CheckpointID = types.Int64Value(derived.Read.CheckpointID)
+	}
 	if err != nil {
-		return pm, diagnostics.FromCheckpointError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+		return pm, diagnostics.FromPlanningError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 	}
-	if p.Kind == checkpoint.KindCheckpoint && res.CheckpointID != p.NameID {
-		return pm, diagnostics.FromCheckpointError(op, fmt.Errorf("%w: the directory is named chk-%d but its _metadata records checkpoint %d; "+
-			"was it copied or renamed? Use the original directory", checkpoint.ErrCorrupt, p.NameID, res.CheckpointID)), false
-	}
-	pm.CheckpointID = types.Int64Value(res.CheckpointID)
-	plan, err := cleanupplan.FromMarkers(p.Path, toPlanMarkers(res.Markers))
-	if err != nil {
-		return pm, diagnostics.FromCleanupError(fmt.Sprintf("merging %d recovery markers from %s", len(res.Markers), res.MetadataPath), err), false
-	}
+	plan := derived.Plan
 	pm.Topic = types.StringValue(plan.Topic)
 	pm.TopicID = types.StringValue(plan.TopicID)
 	pm.PlanID = types.StringValue(plan.ID())

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 )
@@ -64,4 +65,13 @@ func TwoBoundariesOneControlTopic(control, planID, source, otherID, otherSource 
 			"history; two resources would each apply their own plan and fence each other's transactions on every run.\n\n"+
 			"Keep one flinkagents_cleanup_boundary per control topic and point its plan_json at the recovery point to keep. "+
 			"Nothing was written or deleted.", planID, source, otherID, otherSource, control))
+}
+
+// MalformedPlan reports a plan_json (or plan file) that is not a valid
+// cleanup plan; attr is the attribute that holds it.
+func MalformedPlan(attr path.Path, err error) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Malformed Cleanup Plan",
+		attr.String()+" is not a valid cleanup plan, so nothing will be written or deleted.\n\n"+
+			"Regenerate it with data.flinkagents_cleanup_plan or the Java tool's plan command; plans are never edited by hand "+
+			"(the plan ID covers every field).\n\nOriginal error: "+err.Error())
 }

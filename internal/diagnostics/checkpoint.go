@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 )
 
 // checkpointRefusals maps the checkpoint reader's errors to advice. The
@@ -101,4 +102,16 @@ func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) di
 	}
 	return diag.NewErrorDiagnostic("Checkpoint Metadata Incomplete", detail(op, what+" Nothing was planned. "+
 		"If this is a copy, copy the checkpoint again and compare the sizes; otherwise pick another checkpoint or savepoint.", err))
+}
+
+// FromPlanningError reports a failure to derive a plan from a recovery
+// point (recoveryplan): a marker set the plan model refuses gets its
+// cleanup advice, anything else is the checkpoint reader's.
+func FromPlanningError(op string, err error) diag.Diagnostic {
+	for _, planning := range []error{cleanupplan.ErrLegacyMarker, cleanupplan.ErrInconsistentMarkers, cleanupplan.ErrMalformedPlan} {
+		if errors.Is(err, planning) {
+			return FromCleanupError(op, err)
+		}
+	}
+	return FromCheckpointError(op, err)
 }

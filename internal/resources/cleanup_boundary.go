@@ -412,10 +412,7 @@ func setPlanFields(m *boundaryModel, p cleanupplan.Plan) {
 func parsePlanAttr(diags *diag.Diagnostics, v types.String) (cleanupplan.Plan, bool) {
 	p, err := cleanupplan.Parse([]byte(v.ValueString()))
 	if err != nil {
-		diags.AddAttributeError(path.Root("plan_json"), "Malformed Cleanup Plan",
-			"plan_json is not a valid cleanup plan, so nothing will be written or deleted.\n\n"+
-				"Regenerate it with data.flinkagents_cleanup_plan or the Java tool's plan command; plans are never edited by hand "+
-				"(the plan ID covers every field).\n\nOriginal error: "+err.Error())
+		diags.Append(diagnostics.MalformedPlan(path.Root("plan_json"), err))
 		return cleanupplan.Plan{}, false
 	}
 	return p, true
