@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 )
 
@@ -141,16 +142,10 @@ func (d *agentConfigDataSource) ValidateConfig(ctx context.Context, req datasour
 	}
 	control := m.ControlTopic.ValueString()
 	if !m.ActionStateTopic.IsUnknown() && control == m.ActionStateTopic.ValueString() {
-		resp.Diagnostics.AddAttributeError(path.Root("control_topic"), "Control Topic Equals Action-State Topic",
-			fmt.Sprintf("control_topic and action_state_topic are both %q. The control topic records cleanup boundaries and must be "+
-				"dedicated to them; the runtime refuses a job configured this way. Name a separate topic, for example %q.",
-				control, strings.TrimSuffix(control, "-action-state")+"-cleanup-control"))
+		resp.Diagnostics.Append(diagnostics.AgentControlTopicEqualsDataTopic(path.Root("control_topic"), control))
 	}
 	if m.TombstonesEnabled.ValueBool() {
-		resp.Diagnostics.AddAttributeError(path.Root("tombstones_enabled"), "Tombstones Conflict With Cleanup",
-			fmt.Sprintf("tombstones_enabled is true and control_topic is %q. Per-key tombstones and checkpoint-aligned cleanup are "+
-				"mutually exclusive in the Flink Agents runtime; the job would fail to start. Remove control_topic or set "+
-				"tombstones_enabled to false.", control))
+		resp.Diagnostics.Append(diagnostics.TombstonesConflictWithCleanup(path.Root("tombstones_enabled"), control))
 	}
 }
 
@@ -166,10 +161,7 @@ func (d *agentConfigDataSource) Read(ctx context.Context, req datasource.ReadReq
 			servers = d.clients.Brokers()
 		}
 		if len(servers) == 0 {
-			resp.Diagnostics.AddAttributeError(path.Root("bootstrap_servers"), "No Bootstrap Servers To Render",
-				"While rendering the agent configuration: neither bootstrap_servers nor the provider (bootstrap_servers or "+
-					"KAFKA_BOOTSTRAP_SERVERS) names a Kafka broker, so kafkaBootstrapServers cannot be rendered. Set bootstrap_servers "+
-					"to the addresses the Flink job uses.")
+			resp.Diagnostics.Append(diagnostics.NoBootstrapServersToRender(path.Root("bootstrap_servers")))
 			return
 		}
 	} else {

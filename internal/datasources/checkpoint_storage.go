@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 )
 
 // The optional "storage" attribute of data sources that read checkpoints:
@@ -93,8 +94,7 @@ func newCheckpointStore(ctx context.Context, storage types.Object, timeout time.
 	}
 	r, err := checkpointstore.New(opts)
 	if err != nil {
-		diags.AddAttributeError(path.Root("storage"), "Invalid Checkpoint Storage Settings",
-			"The storage settings cannot be used. Fix the attribute named below.\n\nOriginal error: "+err.Error())
+		diags.Append(diagnostics.InvalidCheckpointStorage(path.Root("storage"), err))
 		return nil, diags
 	}
 	return r, diags

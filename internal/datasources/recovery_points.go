@@ -177,9 +177,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 	op := "listing recovery points in " + strings.Join(nonEmpty(cpDir, spDir), " and ")
 	found, err := checkpoint.FindRecoveryPoints(ctx, store, cpDir, spDir)
 	if errors.Is(err, checkpoint.ErrNotFound) {
-		resp.Diagnostics.AddError("Recovery Point Directory Not Found",
-			fmt.Sprintf("While %s: %v.\n\nCheck checkpoint_dir (the job's directory, the parent of chk-N) and savepoint_dir; "+
-				"they must be readable from where Terraform runs. Nothing is listed from a directory that does not exist, so no point is picked by mistake.", op, err))
+		resp.Diagnostics.Append(diagnostics.RecoveryPointDirNotFound(op, err))
 		return
 	}
 	if err != nil {
@@ -187,9 +185,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	if len(found) == 0 {
-		resp.Diagnostics.AddWarning("No Recovery Points Found",
-			fmt.Sprintf("While %s: no directory holds a _metadata file. Point checkpoint_dir at the job's directory (the parent of chk-N, "+
-				"which is state.checkpoints.dir plus the job ID) and savepoint_dir at the directory holding savepoint-* directories.", op))
+		resp.Diagnostics.Append(diagnostics.NoRecoveryPoints(op))
 	}
 	sel := checkpoint.Selector{UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString()}
 	m.Points = make([]recoveryPointModel, 0, len(found))
@@ -208,8 +204,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 				continue
 			}
 			if !m.IgnoreUnreadable.ValueBool() {
-				resp.Diagnostics.Append(diag.NewErrorDiagnostic(problem.Summary(),
-					problem.Detail()+"\n\nTo list the other points anyway, set ignore_unreadable = true: this point then stays in the list with its error."))
+				resp.Diagnostics.Append(diagnostics.UnreadableRecoveryPoint(problem))
 				return
 			}
 			unreadable = append(unreadable, p.Path)
@@ -218,9 +213,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 		m.Points = append(m.Points, pm)
 	}
 	if len(unreadable) > 0 {
-		resp.Diagnostics.AddWarning("Unreadable Recovery Points Listed",
-			fmt.Sprintf("These points are listed with their error because ignore_unreadable is set; a cleanup plan cannot be derived from them:\n%s",
-				strings.Join(unreadable, "\n")))
+		resp.Diagnostics.Append(diagnostics.UnreadableRecoveryPointsListed(unreadable))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

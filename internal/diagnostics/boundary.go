@@ -75,3 +75,31 @@ func MalformedPlan(attr path.Path, err error) diag.Diagnostic {
 			"Regenerate it with data.flinkagents_cleanup_plan or the Java tool's plan command; plans are never edited by hand "+
 			"(the plan ID covers every field).\n\nOriginal error: "+err.Error())
 }
+
+// BoundariesArePermanent warns, on destroy, that a boundary outlives its
+// resource.
+func BoundariesArePermanent() diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Cleanup Boundaries Are Permanent",
+		"Destroying flinkagents_cleanup_boundary only removes it from Terraform state. The boundary stays recorded in the control topic, "+
+			"the deleted records stay deleted, and the runtime keeps refusing restores below it.")
+}
+
+// PlanCleansAnotherTopic refuses a plan for another topic than the one the
+// boundary is bound to.
+func PlanCleansAnotherTopic(attr path.Path, planTopic, bound string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Plan Cleans Another Topic",
+		fmt.Sprintf("plan_json cleans topic %q but action_state_topic is %q. Derive the plan from the checkpoint of the job that writes %q. "+
+			"Nothing was written or deleted.", planTopic, bound, bound))
+}
+
+// ControlTopicMissing warns that a boundary's control topic is gone.
+func ControlTopicMissing(control string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Cleanup Control Topic Missing",
+		fmt.Sprintf("Control topic %q no longer exists, so this boundary is no longer recorded anywhere; Terraform will plan to record it again.", control))
+}
+
+// NoBoundaryRecorded refuses an import from a control topic without plans.
+func NoBoundaryRecorded(op string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("No Cleanup Boundary Recorded",
+		fmt.Sprintf("While %s: it holds no plan. There is nothing to import; create the boundary with a plan instead.", op))
+}

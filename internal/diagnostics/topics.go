@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/twmb/franz-go/pkg/kerr"
 )
 
@@ -62,4 +63,40 @@ func titleCase(s string) string {
 		up = c == ' ' || c == '-'
 	}
 	return string(out)
+}
+
+// TopicMissing warns that a topic in state no longer exists; goneDetail
+// says why that matters for its kind (%q: the name).
+func TopicMissing(label, name, goneDetail string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic(titleCase(label)+" Missing", fmt.Sprintf(goneDetail, name))
+}
+
+// TopicChangedSincePlan refuses an update whose topic was recreated (again)
+// between plan and apply: the reviewed plan no longer describes it.
+func TopicChangedSincePlan(label, name, plannedID, liveID string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic(titleCase(label)+" Changed Since The Plan",
+		fmt.Sprintf("Topic %q has ID %s, not the %s the plan was reviewed with: it was deleted and recreated in between. "+
+			"Nothing was changed. Run terraform plan again and review the change.", name, liveID, plannedID))
+}
+
+// ReservedTopicSetting refuses a config key the resource enforces itself.
+func ReservedTopicSetting(attr path.Path, key, why string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Reserved Topic Setting",
+		fmt.Sprintf("%q cannot be set in config: %s Remove it from config.", key, why))
+}
+
+// ControlTopicNotDedicated refuses a control topic named like the
+// action-state topic it serves.
+func ControlTopicNotDedicated(attr path.Path, name string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Control Topic Must Be Dedicated",
+		fmt.Sprintf("name and action_state_topic are both %q. The control topic must be a separate, compacted, single-partition topic; "+
+			"choose another name, for example %q.", name, name+"-cleanup-control"))
+}
+
+// ControlTopicHasSeveralPartitions reports a control topic no update can
+// fix: boundaries in several partitions have no single order.
+func ControlTopicHasSeveralPartitions(op string, partitions int) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Control Topic Has Several Partitions",
+		fmt.Sprintf("While %s: it has %d partitions. A cleanup control topic must have exactly one, so that the runtime and every tool read one order of boundaries. "+
+			"Partitions cannot be removed: create a new single-partition control topic, copy the records of partition 0 if they hold boundaries, and point the job at it.", op, partitions))
 }

@@ -140,9 +140,7 @@ func (r *boundaryResource) Configure(_ context.Context, req resource.ConfigureRe
 
 func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
-		resp.Diagnostics.AddWarning("Cleanup Boundaries Are Permanent",
-			"Destroying flinkagents_cleanup_boundary only removes it from Terraform state. The boundary stays recorded in the control topic, "+
-				"the deleted records stay deleted, and the runtime keeps refusing restores below it.")
+		resp.Diagnostics.Append(diagnostics.BoundariesArePermanent())
 		return
 	}
 	var plan boundaryModel
@@ -159,9 +157,7 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	if !plan.ActionStateTopic.IsNull() && !plan.ActionStateTopic.IsUnknown() && plan.ActionStateTopic.ValueString() != p.Topic {
-		resp.Diagnostics.AddAttributeError(path.Root("plan_json"), "Plan Cleans Another Topic",
-			fmt.Sprintf("plan_json cleans topic %q but action_state_topic is %q. Derive the plan from the checkpoint of the job that writes %q.",
-				p.Topic, plan.ActionStateTopic.ValueString(), plan.ActionStateTopic.ValueString()))
+		resp.Diagnostics.Append(diagnostics.PlanCleansAnotherTopic(path.Root("plan_json"), p.Topic, plan.ActionStateTopic.ValueString()))
 		return
 	}
 	setPlanFields(&plan, p)
@@ -253,8 +249,7 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	ins, err := cleanup.Inspect(ctx, kafka, control)
 	if errors.Is(err, kafkaops.ErrTopicNotFound) {
-		resp.Diagnostics.AddWarning("Cleanup Control Topic Missing",
-			fmt.Sprintf("Control topic %q no longer exists, so this boundary is no longer recorded anywhere; Terraform will plan to record it again.", control))
+		resp.Diagnostics.Append(diagnostics.ControlTopicMissing(control))
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -326,8 +321,7 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 	latest, ok := log.Latest()
 	if !ok {
-		resp.Diagnostics.AddError("No Cleanup Boundary Recorded",
-			fmt.Sprintf("While %s: it holds no plan. There is nothing to import; create the boundary with a plan instead.", op))
+		resp.Diagnostics.Append(diagnostics.NoBoundaryRecorded(op))
 		return
 	}
 	m := boundaryModel{

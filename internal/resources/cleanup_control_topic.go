@@ -1,8 +1,6 @@
 package resources
 
 import (
-	"fmt"
-
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -17,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -108,9 +107,7 @@ func validateControlTopic(m *controlTopicModel, diags *diag.Diagnostics) {
 		return
 	}
 	if m.Name.ValueString() == m.ActionStateTopic.ValueString() {
-		diags.AddAttributeError(path.Root("action_state_topic"), "Control Topic Must Be Dedicated",
-			fmt.Sprintf("name and action_state_topic are both %q. The control topic must be a separate, compacted, single-partition topic; "+
-				"choose another name, for example %q.", m.Name.ValueString(), m.Name.ValueString()+"-cleanup-control"))
+		diags.Append(diagnostics.ControlTopicNotDedicated(path.Root("action_state_topic"), m.Name.ValueString()))
 	}
 }
 
@@ -120,9 +117,5 @@ func fillControlTopic(_ *controlTopicModel, t kafkaops.Topic, _ map[string]kafka
 	if len(t.Partitions) == 1 {
 		return nil
 	}
-	var diags diag.Diagnostics
-	diags.AddError("Control Topic Has Several Partitions",
-		fmt.Sprintf("While %s: it has %d partitions. A cleanup control topic must have exactly one, so that the runtime and every tool read one order of boundaries. "+
-			"Partitions cannot be removed: create a new single-partition control topic, copy the records of partition 0 if they hold boundaries, and point the job at it.", op, len(t.Partitions)))
-	return diags
+	return diag.Diagnostics{diagnostics.ControlTopicHasSeveralPartitions(op, len(t.Partitions))}
 }

@@ -2,7 +2,6 @@ package resources
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -40,8 +40,7 @@ func (v reservedKeysValidator) ValidateMap(ctx context.Context, req validator.Ma
 		}
 	}) {
 		if why, ok := v.reserved[strings.TrimSpace(k)]; ok {
-			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(k), "Reserved Topic Setting",
-				fmt.Sprintf("%q cannot be set in config: %s Remove it from config.", k, why))
+			resp.Diagnostics.Append(diagnostics.ReservedTopicSetting(req.Path.AtMapKey(k), k, why))
 		}
 	}
 }

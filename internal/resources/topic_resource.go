@@ -180,7 +180,7 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 	var readDiags diag.Diagnostics
 	if gone := r.readInto(ctx, kafka, &state, op, &readDiags); gone {
 		// The not-found error becomes this warning: the next plan creates it.
-		resp.Diagnostics.AddWarning(fmt.Sprintf("%s Missing", titleCase(r.spec.label)), fmt.Sprintf(r.spec.goneDetail, name))
+		resp.Diagnostics.Append(diagnostics.TopicMissing(r.spec.label, name, r.spec.goneDetail))
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -232,9 +232,7 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 		// Recreated (again) between plan and apply: the reviewed plan no
 		// longer describes this topic.
 		resp.Diagnostics.Append(diagnostics.TopicRecreated(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
-		resp.Diagnostics.AddError(fmt.Sprintf("%s Changed Since The Plan", titleCase(r.spec.label)),
-			fmt.Sprintf("Topic %q has ID %s, not the %s the plan was reviewed with. Run terraform plan again and review the change.",
-				name, p.TopicID.ValueString(), planned.ValueString()))
+		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -331,16 +329,4 @@ func liveTopicID(ctx context.Context, req resource.ModifyPlanRequest, diags *dia
 		return "", false
 	}
 	return id, true
-}
-
-func titleCase(s string) string {
-	out := []byte(s)
-	up := true
-	for i, c := range out {
-		if up && c >= 'a' && c <= 'z' {
-			out[i] = c - 'a' + 'A'
-		}
-		up = c == ' ' || c == '-'
-	}
-	return string(out)
 }
