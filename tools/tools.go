@@ -6,7 +6,8 @@
 package tools
 
 import (
-	_ "github.com/golangci/golangci-lint/v2/cmd/golangci-lint"
+	_ "github.com/fsouza/fake-gcs-server"
 	_ "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs"
-	_ "golang.org/x/tools/cmd/deadcode"
+	_ "github.com/johannesboyne/gofakes3/cmd/gofakes3"
+	_ "github.com/open-policy-agent/opa"
 )

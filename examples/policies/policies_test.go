@@ -14,19 +14,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage/inmem"
-
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/emulators"
 )
 
 // plan is the JSON of `terraform show -json PLANFILE`.
 type plan = map[string]any
 
 // deny evaluates data.main.deny over a plan with the given data documents
-// (approvals, params) and returns the messages, sorted.
+// (approvals, params) with the opa CLI, built from tools/go.mod (OPA stays
+// out of the provider's module), and returns the messages, sorted.
 func deny(t *testing.T, p plan, data map[string]any) []string {
 	t.Helper()
 	files, err := filepath.Glob("policy/*.rego")
@@ -36,25 +35,39 @@ func deny(t *testing.T, p plan, data map[string]any) []string {
 	if data == nil {
 		data = map[string]any{}
 	}
-	opts := []func(*rego.Rego){rego.Query("data.main.deny"), rego.Input(p), rego.Store(inmem.NewFromObject(data))}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
+	dir := t.TempDir()
+	input, dataFile := filepath.Join(dir, "tfplan.json"), filepath.Join(dir, "data.json")
+	for file, v := range map[string]any{input: p, dataFile: data} {
+		b, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		opts = append(opts, rego.Module(f, string(src)))
+		if err := os.WriteFile(file, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
-	rs, err := rego.New(opts...).Eval(context.Background())
+	args := []string{"eval", "--format", "json", "--input", input, "--data", dataFile}
+	for _, f := range files {
+		args = append(args, "--data", f)
+	}
+	out, err := exec.Command(emulators.Binary(t, emulators.OPA), append(args, "data.main.deny")...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("evaluating policies: %v", err)
+		t.Fatalf("opa eval: %v\n%s", err, out)
 	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		t.Fatalf("data.main.deny: unexpected result %v", rs)
+	var rs struct {
+		Result []struct {
+			Expressions []struct {
+				Value []string `json:"value"`
+			} `json:"expressions"`
+		} `json:"result"`
 	}
-	var msgs []string
-	for _, m := range rs[0].Expressions[0].Value.([]any) {
-		msgs = append(msgs, m.(string))
+	if err := json.Unmarshal(out, &rs); err != nil {
+		t.Fatalf("opa eval output: %v\n%s", err, out)
 	}
+	if len(rs.Result) != 1 || len(rs.Result[0].Expressions) != 1 {
+		t.Fatalf("data.main.deny: unexpected result %s", out)
+	}
+	msgs := rs.Result[0].Expressions[0].Value
 	slices.Sort(msgs)
 	return msgs
 }

@@ -18,19 +18,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsouza/fake-gcs-server/fakestorage"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 	"gocloud.dev/blob"
 	"gocloud.dev/blob/azureblob"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/emulators"
 )
 
 // Each store under test is an emulator on 127.0.0.1 behind a proxy, also on
 // 127.0.0.1, that counts the response bytes the store sent and refuses
 // (with the store's own 403) every request for a key under "denied/":
-// neither gofakes3 nor fake-gcs-server checks credentials.
+// neither gofakes3 nor fake-gcs-server (internal/emulators) checks credentials.
 type backend struct {
 	name string
 	uri  func(key string) string // the object's URI as Flink writes it
@@ -106,12 +104,7 @@ func (be *backend) setEnv(t *testing.T) {
 }
 
 func newS3Backend(t *testing.T) *backend {
-	mem := s3mem.New()
-	if err := mem.CreateBucket(testBucket); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(mem).Server())
-	t.Cleanup(srv.Close)
+	srv := emulators.StartS3(t, testBucket)
 	p := newProxy(t, srv.URL, func(w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "application/xml")
 		w.WriteHeader(http.StatusForbidden)
@@ -126,27 +119,13 @@ func newS3Backend(t *testing.T) *backend {
 		opts: Options{S3: S3Options{Endpoint: p.URL, PathStyle: true}},
 		env:  map[string]string{"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "not-a-secret"},
 	}
-	be.put = func(t *testing.T, key string, data []byte) {
-		t.Helper()
-		if _, err := mem.PutObject(testBucket, key, map[string]string{}, strings.NewReader(string(data)), int64(len(data)), nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	be.put = func(t *testing.T, key string, data []byte) { srv.Put(t, key, data) }
 	return be
 }
 
 func newGCSBackend(t *testing.T) *backend {
-	srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", Port: 0, Writer: io.Discard,
-		// Downloads use the XML API at host/bucket/object; fake-gcs-server
-		// serves that path style only on its public host (the port is
-		// ignored, so the proxy's requests match too).
-		PublicHost: "127.0.0.1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: testBucket})
-	p := newProxy(t, srv.URL(), func(w http.ResponseWriter) {
+	srv := emulators.StartGCS(t, testBucket)
+	p := newProxy(t, srv.URL, func(w http.ResponseWriter) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = io.WriteString(w, `{"error":{"code":403,"message":"reader@example.iam.gserviceaccount.com does not have storage.objects.get access","errors":[{"reason":"forbidden"}]}}`)
@@ -157,9 +136,7 @@ func newGCSBackend(t *testing.T) *backend {
 		aliases: func(key string) []string { return []string{"GS://" + testBucket + "/" + key} },
 		env:     map[string]string{"STORAGE_EMULATOR_HOST": strings.TrimPrefix(p.URL, "http://")},
 	}
-	be.put = func(t *testing.T, key string, data []byte) {
-		srv.CreateObject(fakestorage.Object{ObjectAttrs: fakestorage.ObjectAttrs{BucketName: testBucket, Name: key}, Content: data})
-	}
+	be.put = func(t *testing.T, key string, data []byte) { srv.Put(t, key, data) }
 	return be
 }
 

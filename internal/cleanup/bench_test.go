@@ -77,8 +77,8 @@ func BenchmarkReplayControlLog(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if log.Len() != n/2 {
-					b.Fatalf("replayed %d plans, want %d", log.Len(), n/2)
+				if len(log.Operations()) != n/2 {
+					b.Fatalf("replayed %d plans, want %d", len(log.Operations()), n/2)
 				}
 			}
 		})

@@ -136,7 +136,7 @@ func TestRacingAppliesKeepAChain(t *testing.T) {
 		}
 		wg.Wait()
 		log := e.history()
-		if log.Len() == 0 {
+		if len(log.Operations()) == 0 {
 			t.Fatalf("round %d: nothing recorded", round)
 		}
 		b := log.Boundary()

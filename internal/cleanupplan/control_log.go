@@ -106,9 +106,6 @@ func canonicalStatus(value, plan []byte) (Status, bool) {
 // Operations returns the recorded plans in order of first appearance.
 func (l *Log) Operations() []Operation { return slices.Clone(l.ops) }
 
-// Len is the number of distinct plans recorded.
-func (l *Log) Len() int { return len(l.ops) }
-
 // Lookup returns the recorded operation for a plan ID.
 func (l *Log) Lookup(planID string) (Operation, bool) {
 	i, ok := l.byID[planID]

@@ -96,7 +96,7 @@ func TestBlankIsJavaTrimEmptyEverywhere(t *testing.T) {
 				if err := paths["Log.Add"]; !errors.Is(err, ErrUnreadableRecord) || !errors.As(err, &rec) || rec.Offset != 3 {
 					t.Errorf("Log.Add: err = %v, want a RecordError at offset 3 matching ErrUnreadableRecord", err)
 				}
-				if l.Len() != 0 {
+				if len(l.Operations()) != 0 {
 					t.Errorf("a refused record entered the log")
 				}
 			})

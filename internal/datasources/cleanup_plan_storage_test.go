@@ -1,9 +1,7 @@
 package datasources_test
 
 import (
-	"bytes"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,11 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/emulators"
 )
 
 // A savepoint in an S3-compatible store (gofakes3 on 127.0.0.1), read with
@@ -25,12 +22,7 @@ import (
 // and the error cases.
 func TestCleanupPlanFromS3(t *testing.T) {
 	e := acctest.New(t)
-	mem := s3mem.New()
-	if err := mem.CreateBucket("ckpt"); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(gofakes3.New(mem).Server())
-	t.Cleanup(srv.Close)
+	srv := emulators.StartS3(t, "ckpt")
 	for k, v := range map[string]string{"AWS_ACCESS_KEY_ID": "AKIDTEST", "AWS_SECRET_ACCESS_KEY": "not-a-secret", "AWS_PROFILE": "",
 		"AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
 		"AWS_EC2_METADATA_DISABLED": "true"} {
@@ -50,9 +42,7 @@ func TestCleanupPlanFromS3(t *testing.T) {
 	for _, de := range des {
 		b, _ := os.ReadFile(filepath.Join(dir, de.Name()))
 		key := "flink/savepoints/savepoint-1a2b3c-0123456789ab/" + de.Name()
-		if _, err := mem.PutObject("ckpt", key, map[string]string{}, bytes.NewReader(b), int64(len(b)), nil); err != nil {
-			t.Fatal(err)
-		}
+		srv.Put(t, key, b)
 	}
 
 	storage := fmt.Sprintf(`

@@ -201,8 +201,8 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					if log.Len() != 3 || log.Boundary()[0] != 25 {
-						return fmt.Errorf("history after forgetting: %d plans, boundary %v", log.Len(), log.Boundary())
+					if len(log.Operations()) != 3 || log.Boundary()[0] != 25 {
+						return fmt.Errorf("history after forgetting: %d plans, boundary %v", len(log.Operations()), log.Boundary())
 					}
 					return nil
 				},
@@ -234,7 +234,7 @@ resource "flinkagents_cleanup_boundary" "orders" {
 	if s := b.StartOffsets(b.data); s[0] != 0 {
 		t.Fatalf("a refused plan deleted records: %v", s)
 	}
-	if log, err := cleanup.History(context.Background(), b.Admin, b.control); err != nil || log.Len() != 0 {
+	if log, err := cleanup.History(context.Background(), b.Admin, b.control); err != nil || len(log.Operations()) != 0 {
 		t.Fatalf("a refused plan wrote to the control topic: %v %v", log, err)
 	}
 }
