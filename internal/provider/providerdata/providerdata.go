@@ -110,12 +110,21 @@ func (c *Clients) WithConnection(desc string) *Clients {
 
 // KafkaDiag turns a Kafka error into a diagnostic naming this connection
 // when the failure is about reaching or authenticating to the brokers.
+// Failures of the provider's own authentication (token endpoint, AWS
+// credentials), cluster-level refusals and quotas come first: they can
+// surface under any operation, and each has its own advice.
 func (c *Clients) KafkaDiag(op string, err error) fwdiag.Diagnostic {
+	if d, ok := diag.FromAuthErrorVia(op, err, c.conn); ok {
+		return d
+	}
 	return diag.FromKafkaErrorVia(op, err, c.conn)
 }
 
 // CleanupDiag is KafkaDiag for errors of the cleanup core.
 func (c *Clients) CleanupDiag(op string, err error) fwdiag.Diagnostic {
+	if d, ok := diag.FromAuthErrorVia(op, err, c.conn); ok {
+		return d
+	}
 	return diag.FromCleanupErrorVia(op, err, c.conn)
 }
 
@@ -143,7 +152,7 @@ func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client,
 	if errors.As(err, &unavailable) {
 		return nil, fwdiag.Diagnostics{diag.ProviderConfigIncomplete(op, unavailable.Reason)}
 	}
-	return nil, fwdiag.Diagnostics{diag.FromKafkaErrorVia(op, err, c.conn)}
+	return nil, fwdiag.Diagnostics{c.KafkaDiag(op, err)}
 }
 
 // ClaimControlTopic records that a boundary of this configuration plans

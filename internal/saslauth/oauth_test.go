@@ -16,7 +16,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/saslauth/saslauthtest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth/saslauthtest"
 )
 
 func newTokenServer(t *testing.T, lifetime time.Duration) *saslauthtest.TokenServer {

@@ -14,40 +14,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/saslauth/saslauthtest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth/saslauthtest"
 )
 
 // mskHost is a broker name as MSK hands them out; the signing region is
 // read from it.
 const mskHost = "b-1.orders.abc123.c2.kafka.eu-west-1.amazonaws.com"
-
-// awsEnvironment lists the variables the AWS SDK's default chain reads.
-var awsEnvironment = []string{
-	"AWS_ACCESS_KEY_ID", "AWS_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SECRET_KEY", "AWS_SESSION_TOKEN",
-	"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION",
-	"AWS_ROLE_ARN", "AWS_ROLE_SESSION_NAME", "AWS_WEB_IDENTITY_TOKEN_FILE",
-	"AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
-	"AWS_CONTAINER_AUTHORIZATION_TOKEN", "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE",
-	"AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_STS", "AWS_EC2_METADATA_SERVICE_ENDPOINT", "AWS_CA_BUNDLE",
-	"AWS_MAX_ATTEMPTS",
-}
-
-// awsSandbox empties the AWS environment for one test, points the shared
-// files into a temporary directory and turns IMDS off, so the chain sees
-// only what the test writes and never leaves the machine. It returns the
-// directory.
-func awsSandbox(t *testing.T) string {
-	t.Helper()
-	for _, name := range awsEnvironment {
-		t.Setenv(name, "")
-	}
-	dir := t.TempDir()
-	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
-	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
-	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
-	t.Setenv("HOME", dir) // SSO token caches live under ~/.aws
-	return dir
-}
 
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
@@ -110,28 +82,28 @@ func stsCalls(t *testing.T, sts *saslauthtest.STS, do func()) []saslauthtest.STS
 
 func TestAWSCredentialsFromTheDefaultChain(t *testing.T) {
 	t.Run("environment", func(t *testing.T) {
-		awsSandbox(t)
+		saslauthtest.IsolateAWS(t)
 		t.Setenv("AWS_ACCESS_KEY_ID", "AKIAENV")
 		t.Setenv("AWS_SECRET_ACCESS_KEY", "env-secret")
 		t.Setenv("AWS_SESSION_TOKEN", "env-session")
 		signsWith(t, newAWS(t, AWSOptions{}), "AKIAENV", "env-secret", "env-session")
 	})
 	t.Run("shared credentials file, profile from AWS_PROFILE", func(t *testing.T) {
-		dir := awsSandbox(t)
+		dir := saslauthtest.IsolateAWS(t)
 		writeFile(t, filepath.Join(dir, "credentials"), "[default]\naws_access_key_id = AKIADEFAULT\naws_secret_access_key = default-secret\n\n"+
 			"[ci]\naws_access_key_id = AKIACI\naws_secret_access_key = ci-secret\n")
 		t.Setenv("AWS_PROFILE", "ci")
 		signsWith(t, newAWS(t, AWSOptions{}), "AKIACI", "ci-secret", "")
 	})
 	t.Run("profile option wins over AWS_PROFILE", func(t *testing.T) {
-		dir := awsSandbox(t)
+		dir := saslauthtest.IsolateAWS(t)
 		writeFile(t, filepath.Join(dir, "credentials"), "[ci]\naws_access_key_id = AKIACI\naws_secret_access_key = ci-secret\n\n"+
 			"[ops]\naws_access_key_id = AKIAOPS\naws_secret_access_key = ops-secret\naws_session_token = ops-session\n")
 		t.Setenv("AWS_PROFILE", "ci")
 		signsWith(t, newAWS(t, AWSOptions{Profile: "ops"}), "AKIAOPS", "ops-secret", "ops-session")
 	})
 	t.Run("role in a shared-config profile", func(t *testing.T) {
-		dir := awsSandbox(t)
+		dir := saslauthtest.IsolateAWS(t)
 		sts := saslauthtest.NewSTS(t)
 		t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
 		writeFile(t, filepath.Join(dir, "credentials"), "[base]\naws_access_key_id = AKIABASE\naws_secret_access_key = base-secret\n")
@@ -145,7 +117,7 @@ func TestAWSCredentialsFromTheDefaultChain(t *testing.T) {
 		}
 	})
 	t.Run("web identity (EKS IRSA)", func(t *testing.T) {
-		dir := awsSandbox(t)
+		dir := saslauthtest.IsolateAWS(t)
 		sts := saslauthtest.NewSTS(t)
 		t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
 		tokenFile := filepath.Join(dir, "token")
@@ -161,7 +133,7 @@ func TestAWSCredentialsFromTheDefaultChain(t *testing.T) {
 		}
 	})
 	t.Run("ECS container credentials", func(t *testing.T) {
-		awsSandbox(t)
+		saslauthtest.IsolateAWS(t)
 		endpoint := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Header.Get("Authorization") != "ecs-auth-token" {
 				http.Error(w, "no", http.StatusUnauthorized)
@@ -178,7 +150,7 @@ func TestAWSCredentialsFromTheDefaultChain(t *testing.T) {
 		signsWith(t, newAWS(t, AWSOptions{}), "ASIAECS", "ecs-secret", "ecs-session")
 	})
 	t.Run("EC2 instance role", func(t *testing.T) {
-		awsSandbox(t)
+		saslauthtest.IsolateAWS(t)
 		imds := fakeIMDS(t, "instance-role", "ASIAEC2", "ec2-secret", "ec2-session")
 		t.Setenv("AWS_EC2_METADATA_DISABLED", "false")
 		t.Setenv("AWS_EC2_METADATA_SERVICE_ENDPOINT", imds)
@@ -215,7 +187,7 @@ func fakeIMDS(t *testing.T, role, accessKey, secretKey, sessionToken string) str
 }
 
 func TestAWSRoleAssumption(t *testing.T) {
-	awsSandbox(t)
+	saslauthtest.IsolateAWS(t)
 	sts := saslauthtest.NewSTS(t)
 	t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
 	var secrets []string
@@ -242,7 +214,7 @@ func TestAWSRoleAssumption(t *testing.T) {
 }
 
 func TestAWSCredentialsAreRenewedBeforeExpiry(t *testing.T) {
-	awsSandbox(t)
+	saslauthtest.IsolateAWS(t)
 	sts := saslauthtest.NewSTS(t)
 	t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
 	role := AWSOptions{AccessKeyID: "AKIASTATIC", SecretAccessKey: "static-secret",
@@ -320,7 +292,7 @@ func TestAWSCredentialFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := awsSandbox(t)
+			dir := saslauthtest.IsolateAWS(t)
 			sts := saslauthtest.NewSTS(t)
 			t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
 			if tt.setup != nil {
@@ -345,7 +317,7 @@ func TestAWSCredentialFailures(t *testing.T) {
 }
 
 func TestAWSProfileThatDoesNotExist(t *testing.T) {
-	awsSandbox(t)
+	saslauthtest.IsolateAWS(t)
 	_, err := NewAWSCredentials(context.Background(), AWSOptions{Profile: "nope"})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("got %v, want an error naming the missing profile", err)
@@ -353,7 +325,7 @@ func TestAWSProfileThatDoesNotExist(t *testing.T) {
 }
 
 func TestAWSCredentialsAreLoggedWithoutSecrets(t *testing.T) {
-	awsSandbox(t)
+	saslauthtest.IsolateAWS(t)
 	t.Setenv("AWS_ACCESS_KEY_ID", "AKIAENV")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "env-secret")
 	t.Setenv("AWS_SESSION_TOKEN", "env-session")
