@@ -152,10 +152,11 @@ func TestValidateConfig(t *testing.T) {
 		return map[string]any{"sasl": block}
 	}
 	tests := []struct {
-		name        string
-		config      map[string]any
-		wantSummary string // empty: valid
-		wantPath    *tftypes.AttributePath
+		name         string
+		config       map[string]any
+		wantSummary  string                       // empty: valid
+		wantSeverity tfprotov6.DiagnosticSeverity // default: error
+		wantPath     *tftypes.AttributePath
 	}{
 		{name: "empty block", config: map[string]any{}},
 		{name: "everything", config: map[string]any{
@@ -218,6 +219,15 @@ func TestValidateConfig(t *testing.T) {
 				"token_url": "https://idp.example.com/token"}},
 			wantSummary: "Invalid Attribute Combination", wantPath: at("sasl", "token"),
 		},
+		{name: "http token_url on this machine", config: map[string]any{"sasl": map[string]any{
+			"mechanism": "OAUTHBEARER", "token_url": "http://127.0.0.1:8080/token", "client_id": "tf", "client_secret": "s",
+		}}},
+		{
+			name: "http token_url elsewhere",
+			config: map[string]any{"sasl": map[string]any{"mechanism": "OAUTHBEARER", "token_url": "http://idp.example.com/token",
+				"client_id": "tf", "client_secret": "s"}},
+			wantSummary: "Token Endpoint Without TLS", wantSeverity: tfprotov6.DiagnosticSeverityWarning, wantPath: at("sasl", "token_url"),
+		},
 		{
 			name:        "token_url that is not a URL",
 			config:      map[string]any{"sasl": map[string]any{"mechanism": "OAUTHBEARER", "token_url": "idp.example.com/token"}},
@@ -266,8 +276,12 @@ func TestValidateConfig(t *testing.T) {
 				t.Fatalf("got %d diagnostics, want 1 (%s)", len(diags), tt.wantSummary)
 			}
 			d := diags[0]
-			if d.Severity != tfprotov6.DiagnosticSeverityError || d.Summary != tt.wantSummary {
-				t.Errorf("got %v %q, want error %q (detail: %s)", d.Severity, d.Summary, tt.wantSummary, d.Detail)
+			wantSeverity := tt.wantSeverity
+			if wantSeverity == 0 {
+				wantSeverity = tfprotov6.DiagnosticSeverityError
+			}
+			if d.Severity != wantSeverity || d.Summary != tt.wantSummary {
+				t.Errorf("got %v %q, want %v %q (detail: %s)", d.Severity, d.Summary, wantSeverity, tt.wantSummary, d.Detail)
 			}
 			if !d.Attribute.Equal(tt.wantPath) {
 				t.Errorf("diagnostic at %s, want %s", d.Attribute, tt.wantPath)

@@ -118,10 +118,26 @@ func (tokenURLValidator) ValidateString(_ context.Context, req validator.StringR
 	if err == nil && (u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
 		err = fmt.Errorf("scheme %q and host %q: want https://host/path", u.Scheme, u.Host)
 	}
+	if err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		resp.Diagnostics.AddAttributeWarning(req.Path, "Token Endpoint Without TLS",
+			fmt.Sprintf("While validating %s, %q is plain http: the client secret and every token cross the network "+
+				"in the clear, where anyone on the path can take them.\n\nUse the identity provider's https:// "+
+				"endpoint.", req.Path, req.ConfigValue.ValueString()))
+	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Token URL",
 			fmt.Sprintf("While validating %s, %q is not an absolute http(s) URL.\n\nSet it to the identity "+
 				"provider's token endpoint, such as \"https://login.example.com/oauth2/token\" (its OpenID "+
 				"configuration lists it as token_endpoint).\n\nOriginal error: %s", req.Path, req.ConfigValue.ValueString(), err))
 	}
+}
+
+// isLoopback says whether host names this machine: a token endpoint there
+// (a sidecar, a test) needs no TLS.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
