@@ -10,6 +10,7 @@
 #   scram-512  the same on SASL_SSL, SCRAM-SHA-512, tls { ca_pem }
 #   mtls       the same on SSL with a client certificate
 #   security   internal/realkafka (-tags realkafka): TLS, SASL, ACLs, secrets,
+#              OAUTHBEARER with client credentials outliving 15 s tokens,
 #              a killed applier's transaction aborted, a frozen broker mid-commit
 #   cluster    internal/realkafka TestCluster*: leader kills during an apply
 #

@@ -1,6 +1,8 @@
 # A SASL_SSL listener: brokers verified against a private CA, the provider
-# authenticated with SCRAM. See the provider documentation for mutual TLS,
-# OAUTHBEARER and AWS MSK IAM.
+# authenticated with SCRAM. See the provider documentation for mutual TLS
+# (encrypted keys too), OAUTHBEARER with client credentials, AWS MSK IAM
+# with the AWS credential chain and roles, and the KAFKA_* environment
+# variables that can stand in for every attribute here.
 variable "kafka_password" {
   type      = string
   sensitive = true

@@ -177,6 +177,9 @@ func unexpected(op string, err error) diag.Diagnostic {
 // in how the provider connects name it, so the operator sees which
 // listener and which identity failed.
 func FromKafkaErrorVia(op string, err error, conn string) diag.Diagnostic {
+	if d, ok := fromAuthErrorVia(op, err, conn); ok {
+		return d
+	}
 	f, brokers := classifyKafkaError(err)
 	d := f.diagnostic(op, err, brokers)
 	if conn != "" && f.aboutConnection() {

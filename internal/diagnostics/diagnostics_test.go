@@ -164,7 +164,7 @@ func TestFromKafkaErrorWithKafkaErrors(t *testing.T) {
 		{kerr.IllegalSaslState, "Kafka Authentication Failed"},
 		{kerr.UnsupportedSaslMechanism, "SASL Mechanism Not Enabled"},
 		{kerr.TopicAuthorizationFailed, "Kafka Authorization Failed"},
-		{fmt.Errorf("describing configs: %w", kerr.ClusterAuthorizationFailed), "Kafka Authorization Failed"},
+		{fmt.Errorf("describing configs: %w", kerr.ClusterAuthorizationFailed), "Kafka Cluster Authorization Failed"},
 		{kerr.RequestTimedOut, "Kafka Operation Timed Out"},
 		{fmt.Errorf("listing offsets: %w", context.DeadlineExceeded), "Kafka Operation Timed Out"},
 		{fmt.Errorf("append control record: %w", context.Canceled), "Operation Cancelled"},

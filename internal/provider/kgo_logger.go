@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -20,38 +22,66 @@ const (
 // version does.
 var sensitiveLogKeys = []string{
 	"password", "pass", "token", "secret", "secret_key", "session_token", "sasl_password", "key_pem",
+	"client_secret", "access_token", "secret_access_key", "key_passphrase", "passphrase",
+}
+
+// secretSet holds the values the logger masks. It grows while the provider
+// runs: OAuth tokens and AWS session credentials join it when they are
+// fetched, before anything uses them.
+type secretSet struct {
+	mu     sync.RWMutex
+	values []string
+}
+
+func newSecretSet(values ...string) *secretSet {
+	s := &secretSet{}
+	s.add(values...)
+	return s
+}
+
+// add keeps each new non-empty value; masking "" would mask between every
+// character.
+func (s *secretSet) add(values ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, v := range values {
+		if v != "" && !slices.Contains(s.values, v) {
+			s.values = append(s.values, v)
+		}
+	}
+}
+
+func (s *secretSet) list() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.values)
 }
 
 // kgoLogger bridges kgo.Logger into tflog. The context it logs with is the
 // one of the Terraform request that first needed Kafka (franz-go's Log takes
 // none), so request fields such as tf_req_id name that first request.
 type kgoLogger struct {
-	ctx context.Context
+	ctx     context.Context
+	secrets *secretSet
 }
 
 // newKgoLogger masks secrets wherever they could surface: in values of
 // fields named like secrets and, as substrings, in every field value and in
 // the message (an error text can quote a credential).
-func newKgoLogger(ctx context.Context, secrets []string) kgo.Logger {
+func newKgoLogger(ctx context.Context, secrets *secretSet) *kgoLogger {
 	ctx = tflog.NewSubsystem(ctx, kafkaSubsystem, tflog.WithLevelFromEnv(kafkaSubsystemLevel))
 	ctx = tflog.SubsystemMaskFieldValuesWithFieldKeys(ctx, kafkaSubsystem, sensitiveLogKeys...)
-	if secrets = nonEmpty(secrets); len(secrets) > 0 {
-		ctx = tflog.SubsystemMaskAllFieldValuesStrings(ctx, kafkaSubsystem, secrets...)
-		ctx = tflog.SubsystemMaskMessageStrings(ctx, kafkaSubsystem, secrets...)
-	}
-	return &kgoLogger{ctx: ctx}
+	return &kgoLogger{ctx: ctx, secrets: secrets}
 }
 
-// nonEmpty drops empty strings: masking "" would mask between every
-// character.
-func nonEmpty(values []string) []string {
-	var kept []string
-	for _, v := range values {
-		if v != "" {
-			kept = append(kept, v)
-		}
+// masked is the logging context with the secrets known now.
+func (l *kgoLogger) masked() context.Context {
+	secrets := l.secrets.list()
+	if len(secrets) == 0 {
+		return l.ctx
 	}
-	return kept
+	ctx := tflog.SubsystemMaskAllFieldValuesStrings(l.ctx, kafkaSubsystem, secrets...)
+	return tflog.SubsystemMaskMessageStrings(ctx, kafkaSubsystem, secrets...)
 }
 
 // Level tells franz-go how much to produce, so it skips building messages
@@ -74,15 +104,16 @@ func (l *kgoLogger) Level() kgo.LogLevel {
 
 func (l *kgoLogger) Log(level kgo.LogLevel, msg string, keyvals ...any) {
 	fields := logFields(keyvals)
+	ctx := l.masked()
 	switch level {
 	case kgo.LogLevelError:
-		tflog.SubsystemError(l.ctx, kafkaSubsystem, msg, fields)
+		tflog.SubsystemError(ctx, kafkaSubsystem, msg, fields)
 	case kgo.LogLevelWarn:
-		tflog.SubsystemWarn(l.ctx, kafkaSubsystem, msg, fields)
+		tflog.SubsystemWarn(ctx, kafkaSubsystem, msg, fields)
 	case kgo.LogLevelInfo:
-		tflog.SubsystemDebug(l.ctx, kafkaSubsystem, msg, fields)
+		tflog.SubsystemDebug(ctx, kafkaSubsystem, msg, fields)
 	default:
-		tflog.SubsystemTrace(l.ctx, kafkaSubsystem, msg, fields)
+		tflog.SubsystemTrace(ctx, kafkaSubsystem, msg, fields)
 	}
 }
 

@@ -25,8 +25,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/twmb/franz-go/pkg/sasl"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/datasources"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/resources"
@@ -40,10 +42,6 @@ var (
 const (
 	// TypeName is the provider's local name, the prefix of every resource type.
 	TypeName = "flinkagents"
-
-	// bootstrapServersEnv is read when bootstrap_servers is not set, so one
-	// configuration can target several clusters.
-	bootstrapServersEnv = "KAFKA_BOOTSTRAP_SERVERS"
 
 	// defaultTimeout mirrors kafkaops' own default; stated here so the
 	// schema documentation and the code agree.
@@ -117,9 +115,10 @@ func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			"timeout": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Bound on each single Kafka operation (one admin request, one produce, " +
-					"one read of the control topic) and on each checkpoint storage request of the data sources " +
-					"that read checkpoints (opening a bucket, one listing page, one lookup, one ranged read), as a " +
-					"Go duration such as `45s` or `2m`. It is not a budget for a whole apply or read. Defaults to `30s`.",
+					"one read of the control topic, one token or credential request) and on each checkpoint storage request of the " +
+					"data sources that read checkpoints (opening a bucket, one listing page, one lookup, one ranged read), as a " +
+					"Go duration such as `45s` or `2m`. It is not a budget for a whole apply or read. Defaults to `" + timeoutEnv + "` (whole " +
+					"seconds such as `120`, or a Go duration), then `30s`.",
 				Validators: []validator.String{positiveDuration{}},
 			},
 		},
@@ -133,10 +132,6 @@ func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest
 func (p *flinkAgentsProvider) ConfigValidators(context.Context) []provider.ConfigValidator {
 	return []provider.ConfigValidator{
 		providervalidator.RequiredTogether(
-			path.MatchRoot("tls").AtName("cert_pem"),
-			path.MatchRoot("tls").AtName("key_pem"),
-		),
-		providervalidator.RequiredTogether(
 			path.MatchRoot("sasl").AtName("aws_access_key_id"),
 			path.MatchRoot("sasl").AtName("aws_secret_access_key"),
 		),
@@ -144,7 +139,8 @@ func (p *flinkAgentsProvider) ConfigValidators(context.Context) []provider.Confi
 	}
 }
 
-// Configure turns the provider block into a recipe for a Kafka client but
+// Configure turns the provider block, and the environment variables that
+// stand in for its unset attributes, into a recipe for a Kafka client but
 // dials nothing: the client is built by providerdata.Clients on first use.
 // Everything that can be checked locally (PEM material, SASL settings) is
 // checked here so the diagnostics point at the attribute at fault.
@@ -164,10 +160,9 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 
 	brokers, diags := p.bootstrapServers(ctx, config.BootstrapServers)
 	resp.Diagnostics.Append(diags...)
-	timeout := defaultTimeout
-	if !config.Timeout.IsNull() {
-		// Already validated by positiveDuration.
-		timeout, _ = time.ParseDuration(config.Timeout.ValueString())
+	timeout, d := p.timeout(config.Timeout)
+	if d != nil {
+		resp.Diagnostics.Append(d)
 	}
 	coalesceWindow := defaultCoalesceWindow
 	if v := p.getenv(coalesceWindowEnv); v != "" {
@@ -178,9 +173,11 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 					"Fix or unset the environment variable.", coalesceWindowEnv, v))
 		}
 	}
-	tlsConfig, diags := buildTLS(ctx, config.TLS)
+	tlsConfig, tlsSecrets, diags := buildTLS(ctx, config.TLS, p.getenv)
 	resp.Diagnostics.Append(diags...)
-	mechanism, secrets, diags := buildSASL(ctx, config.SASL, p.getenv, p.version)
+	saslConfig, diags := resolveSASL(ctx, config.SASL, p.getenv)
+	resp.Diagnostics.Append(diags...)
+	auth, diags := buildSASL(ctx, saslConfig, saslBuild{version: p.version, brokers: brokers, timeout: timeout})
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -192,6 +189,13 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 			bootstrapServersEnv+" in the environment").WithTimeout(timeout))
 		return
 	}
+	var mechanism sasl.Mechanism
+	secrets := newSecretSet(tlsSecrets...)
+	identity := ""
+	if auth != nil {
+		mechanism, identity = auth.mechanism, auth.identity
+		secrets.add(auth.secrets...)
+	}
 	tflog.Debug(ctx, "Kafka client configured; it connects on first use", map[string]any{
 		"bootstrap_servers": brokers,
 		"tls":               tlsConfig != nil,
@@ -199,15 +203,19 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 		"timeout":           timeout.String(),
 		"coalesce_window":   coalesceWindow.String(),
 	})
-	conn := describeConnection(brokers, tlsConfig != nil, mechanismName(mechanism), saslUser(ctx, config.SASL))
+	conn := describeConnection(brokers, tlsConfig != nil, mechanismName(mechanism), identity)
 	p.share(resp, providerdata.New(brokers, func(ctx context.Context) (*kafkaops.Client, error) {
+		logger := newKgoLogger(ctx, secrets)
+		if err := auth.attach(ctx, logger, secrets); err != nil {
+			return nil, err
+		}
 		return kafkaops.New(kafkaops.Config{
 			Brokers:  brokers,
 			ClientID: config.ClientID.ValueString(),
 			TLS:      tlsConfig,
 			SASL:     mechanism,
 			Timeout:  timeout,
-			Logger:   newKgoLogger(ctx, secrets),
+			Logger:   logger,
 
 			CoalesceWindow: coalesceWindow,
 		})
@@ -215,8 +223,9 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 }
 
 // describeConnection says, for diagnostics, how the provider connects:
-// which brokers, over what, as whom. Never a secret.
-func describeConnection(brokers []string, tls bool, mechanism, user string) string {
+// which brokers, over what, as whom (identity: "as user \"x\"", "with
+// credentials from ..."). Never a secret.
+func describeConnection(brokers []string, tls bool, mechanism, identity string) string {
 	desc := strings.Join(brokers, ", ")
 	if tls {
 		desc += " over TLS"
@@ -225,8 +234,8 @@ func describeConnection(brokers []string, tls bool, mechanism, user string) stri
 	}
 	if mechanism != "none" {
 		desc += " with SASL " + mechanism
-		if user != "" {
-			desc += fmt.Sprintf(" as user %q", user)
+		if identity != "" {
+			desc += " " + identity
 		}
 	}
 	return desc
@@ -245,6 +254,25 @@ func (p *flinkAgentsProvider) bootstrapServers(ctx context.Context, attr types.L
 	var brokers []string
 	diags := attr.ElementsAs(ctx, &brokers, false)
 	return brokers, diags
+}
+
+// timeout reads the attribute (validated by positiveDuration), else
+// KAFKA_TIMEOUT, else the default.
+func (p *flinkAgentsProvider) timeout(attr types.String) (time.Duration, diag.Diagnostic) {
+	if !attr.IsNull() {
+		d, _ := time.ParseDuration(attr.ValueString())
+		return d, nil
+	}
+	v := p.getenv(timeoutEnv)
+	if v == "" {
+		return defaultTimeout, nil
+	}
+	d, err := envTimeout(v)
+	if err != nil {
+		return defaultTimeout, diagnostics.InvalidEnvironmentVariable(timeoutEnv, v,
+			"a positive number of seconds (\"120\") or Go duration (\"2m\")", err)
+	}
+	return d, nil
 }
 
 // splitServers parses the comma-separated environment form, tolerating

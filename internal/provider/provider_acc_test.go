@@ -9,10 +9,14 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth/saslauthtest"
 )
 
 // testAccProtoV6ProviderFactories serves the provider in-process to the
@@ -172,5 +176,83 @@ data "flinkagents_probe" "this" {
 `,
 			ExpectError: regexp.MustCompile(`(?s)Provider Configuration Incomplete.*KAFKA_BOOTSTRAP_SERVERS`),
 		}},
+	})
+}
+
+// TestAccCredentialsFetchedAtFirstUse runs the real CLI with providers that
+// fetch their credentials: OAuth client credentials against a token
+// endpoint and an assumed AWS role against STS, both served on 127.0.0.1.
+// Refusals surface at the first operation that needs Kafka with their own
+// diagnostics; the secrets come from sensitive variables and the
+// environment, as in a pipeline.
+func TestAccCredentialsFetchedAtFirstUse(t *testing.T) {
+	requireTerraform(t)
+	saslauthtest.IsolateAWS(t)
+	tokens := newTokenServer(t)
+	sts := saslauthtest.NewSTS(t)
+	sts.Refuse("AccessDenied")
+	t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
+	t.Setenv("AWS_ACCESS_KEY_ID", "AKIAACCTEST")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "acc-secret")
+	t.Setenv(bootstrapServersEnv, closedAddress(t))
+	t.Setenv(saslTokenURLEnv, tokens.URL)
+	t.Setenv(saslUsernameEnv, "terraform")
+
+	probe := func(provider string) string {
+		return "variable \"client_secret\" {\n  type      = string\n  sensitive = true\n}\n" + provider +
+			"\ndata \"flinkagents_probe\" \"this\" {\n  build_client = true\n}\n"
+	}
+	oauth := func(secret string) config.Variables {
+		return config.Variables{"client_secret": config.StringVariable(secret)}
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: map[string]func() (tfprotov6.ProviderServer, error){
+			TypeName: providerserver.NewProtocol6WithError(newProbeProvider()),
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: probe(`
+provider "flinkagents" {
+  sasl {
+    mechanism     = "OAUTHBEARER"
+    client_secret = var.client_secret # token_url and client_id from the environment
+  }
+}
+`),
+				ConfigVariables: oauth("wrong-secret"),
+				ExpectError:     regexp.MustCompile(`(?s)OAuth Token Request Failed.*invalid_client`),
+			},
+			{
+				Config: probe(`
+provider "flinkagents" {
+  sasl {
+    mechanism            = "AWS_MSK_IAM"
+    aws_role_arn         = "arn:aws:iam::111122223333:role/kafka"
+    aws_role_external_id = "ext-1"
+    aws_region           = "eu-west-1"
+  }
+}
+`),
+				ConfigVariables: oauth("unused"),
+				ExpectError:     regexp.MustCompile(`(?s)AWS Role Assumption Denied.*arn:aws:iam::111122223333:role/kafka`),
+			},
+			{
+				Config: probe(`
+provider "flinkagents" {
+  sasl {
+    mechanism     = "OAUTHBEARER"
+    client_secret = var.client_secret
+  }
+}
+`),
+				ConfigVariables: oauth("right-secret"),
+				Check: func(*terraform.State) error {
+					if len(tokens.Issued()) == 0 {
+						return fmt.Errorf("no token was fetched when the client was built")
+					}
+					return nil
+				},
+			},
+		},
 	})
 }

@@ -130,8 +130,8 @@ func TestSchemaIsValid(t *testing.T) {
 		t.Fatalf("ValidateImplementation: %v", diags)
 	}
 	sensitive := map[string][]string{
-		"tls":  {"key_pem"},
-		"sasl": {"password", "token", "aws_secret_access_key", "aws_session_token"},
+		"tls":  {"key_pem", "key_passphrase"},
+		"sasl": {"password", "token", "client_secret", "aws_secret_access_key", "aws_session_token"},
 	}
 	for block, names := range sensitive {
 		attrs := resp.Schema.Blocks[block].GetNestedObject().GetAttributes()
@@ -152,10 +152,11 @@ func TestValidateConfig(t *testing.T) {
 		return map[string]any{"sasl": block}
 	}
 	tests := []struct {
-		name        string
-		config      map[string]any
-		wantSummary string // empty: valid
-		wantPath    *tftypes.AttributePath
+		name         string
+		config       map[string]any
+		wantSummary  string                       // empty: valid
+		wantSeverity tfprotov6.DiagnosticSeverity // default: error
+		wantPath     *tftypes.AttributePath
 	}{
 		{name: "empty block", config: map[string]any{}},
 		{name: "everything", config: map[string]any{
@@ -197,20 +198,56 @@ func TestValidateConfig(t *testing.T) {
 			config:      map[string]any{"sasl": map[string]any{"mechanism": "GSSAPI"}},
 			wantSummary: "Invalid Attribute Value Match", wantPath: at("sasl", "mechanism"),
 		},
+		// What a mechanism needs may come from the environment, which
+		// validation does not read: Configure checks it
+		// (TestSASLConfigureTimeRules), so `terraform validate` passes in a
+		// pipeline without the secrets.
+		{name: "SCRAM without password", config: scram(map[string]any{"password": nil})},
+		{name: "sasl block without mechanism", config: map[string]any{"sasl": map[string]any{"username": "tf"}}},
+		{name: "certificate without key", config: map[string]any{"tls": map[string]any{"cert_pem": "client.pem"}}},
+		{name: "OAuth client credentials", config: map[string]any{"sasl": map[string]any{
+			"mechanism": "OAUTHBEARER", "token_url": "https://idp.example.com/oauth2/token", "client_id": "tf",
+			"client_secret": "s", "scopes": []string{"kafka"},
+		}}},
+		{name: "role assumption", config: map[string]any{"sasl": map[string]any{
+			"mechanism": "AWS_MSK_IAM", "aws_role_arn": "arn:aws:iam::1:role/x", "aws_role_external_id": "e",
+			"aws_role_session_name": "tf", "aws_region": "eu-west-1",
+		}}},
 		{
-			name:        "SCRAM without password",
-			config:      scram(map[string]any{"password": nil}),
-			wantSummary: "Missing SASL Attribute", wantPath: at("sasl", "password"),
+			name: "token and token_url",
+			config: map[string]any{"sasl": map[string]any{"mechanism": "OAUTHBEARER", "token": "t",
+				"token_url": "https://idp.example.com/token"}},
+			wantSummary: "Invalid Attribute Combination", wantPath: at("sasl", "token"),
+		},
+		{name: "http token_url on this machine", config: map[string]any{"sasl": map[string]any{
+			"mechanism": "OAUTHBEARER", "token_url": "http://127.0.0.1:8080/token", "client_id": "tf", "client_secret": "s",
+		}}},
+		{
+			name: "http token_url elsewhere",
+			config: map[string]any{"sasl": map[string]any{"mechanism": "OAUTHBEARER", "token_url": "http://idp.example.com/token",
+				"client_id": "tf", "client_secret": "s"}},
+			wantSummary: "Token Endpoint Without TLS", wantSeverity: tfprotov6.DiagnosticSeverityWarning, wantPath: at("sasl", "token_url"),
 		},
 		{
-			name:        "sasl block without mechanism",
-			config:      map[string]any{"sasl": map[string]any{"username": "tf"}},
-			wantSummary: "Missing SASL Attribute", wantPath: at("sasl", "mechanism"),
+			name:        "token_url that is not a URL",
+			config:      map[string]any{"sasl": map[string]any{"mechanism": "OAUTHBEARER", "token_url": "idp.example.com/token"}},
+			wantSummary: "Invalid Token URL", wantPath: at("sasl", "token_url"),
 		},
 		{
-			name:        "OAUTHBEARER without token",
-			config:      map[string]any{"sasl": map[string]any{"mechanism": "OAUTHBEARER"}},
-			wantSummary: "Missing SASL Attribute", wantPath: at("sasl", "token"),
+			name:        "external ID without a role",
+			config:      map[string]any{"sasl": map[string]any{"mechanism": "AWS_MSK_IAM", "aws_role_external_id": "e"}},
+			wantSummary: "Invalid Attribute Combination", wantPath: at("sasl", "aws_role_external_id"),
+		},
+		{
+			name: "profile and static keys",
+			config: map[string]any{"sasl": map[string]any{"mechanism": "AWS_MSK_IAM", "aws_profile": "p",
+				"aws_access_key_id": "AKIA", "aws_secret_access_key": "s"}},
+			wantSummary: "Invalid Attribute Combination", wantPath: at("sasl", "aws_profile"),
+		},
+		{
+			name:        "client secret under SCRAM",
+			config:      scram(map[string]any{"client_secret": "s"}),
+			wantSummary: "SASL Attribute Not Used By Mechanism", wantPath: at("sasl", "client_secret"),
 		},
 		{
 			name:        "token under SCRAM",
@@ -218,19 +255,9 @@ func TestValidateConfig(t *testing.T) {
 			wantSummary: "SASL Attribute Not Used By Mechanism", wantPath: at("sasl", "token"),
 		},
 		{
-			name:        "role assumption",
-			config:      map[string]any{"sasl": map[string]any{"mechanism": "AWS_MSK_IAM", "aws_role_arn": "arn:aws:iam::1:role/x"}},
-			wantSummary: "Role Assumption Not Supported", wantPath: at("sasl", "aws_role_arn"),
-		},
-		{
 			name:        "access key without secret",
 			config:      map[string]any{"sasl": map[string]any{"mechanism": "AWS_MSK_IAM", "aws_access_key_id": "AKIA"}},
 			wantSummary: "Invalid Attribute Combination", wantPath: at("sasl", "aws_access_key_id"),
-		},
-		{
-			name:        "certificate without key",
-			config:      map[string]any{"tls": map[string]any{"cert_pem": "client.pem"}},
-			wantSummary: "Invalid Attribute Combination", wantPath: at("tls", "cert_pem"),
 		},
 	}
 	for _, tt := range tests {
@@ -249,8 +276,12 @@ func TestValidateConfig(t *testing.T) {
 				t.Fatalf("got %d diagnostics, want 1 (%s)", len(diags), tt.wantSummary)
 			}
 			d := diags[0]
-			if d.Severity != tfprotov6.DiagnosticSeverityError || d.Summary != tt.wantSummary {
-				t.Errorf("got %v %q, want error %q (detail: %s)", d.Severity, d.Summary, tt.wantSummary, d.Detail)
+			wantSeverity := tt.wantSeverity
+			if wantSeverity == 0 {
+				wantSeverity = tfprotov6.DiagnosticSeverityError
+			}
+			if d.Severity != wantSeverity || d.Summary != tt.wantSummary {
+				t.Errorf("got %v %q, want %v %q (detail: %s)", d.Severity, d.Summary, wantSeverity, tt.wantSummary, d.Detail)
 			}
 			if !d.Attribute.Equal(tt.wantPath) {
 				t.Errorf("diagnostic at %s, want %s", d.Attribute, tt.wantPath)

@@ -26,6 +26,7 @@ type tlsModel struct {
 	CAPEM              types.String `tfsdk:"ca_pem"`
 	CertPEM            types.String `tfsdk:"cert_pem"`
 	KeyPEM             types.String `tfsdk:"key_pem"`
+	KeyPassphrase      types.String `tfsdk:"key_passphrase"`
 	InsecureSkipVerify types.Bool   `tfsdk:"insecure_skip_verify"`
 	ServerName         types.String `tfsdk:"server_name"`
 }
@@ -39,34 +40,47 @@ func tlsSchemaBlock() schema.Block {
 	return schema.SingleNestedBlock{
 		MarkdownDescription: "Connect with TLS. Presence of the block turns TLS on; brokers are verified " +
 			"against the system roots unless `ca_pem` is set. `cert_pem` and `key_pem` together enable " +
-			"mutual TLS.",
+			"mutual TLS. Without the block, TLS is on when `" + enableTLSEnv + "` says so or when `" + caCertEnv +
+			"`, `" + clientCertEnv + "` or `" + clientKeyEnv + "` is set.",
 		Attributes: map[string]schema.Attribute{
 			"enabled": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "Whether to use TLS. Defaults to `true` when the block is present; " +
-					"`false` lets a variable switch TLS off without removing the block.",
+				MarkdownDescription: "Whether to use TLS. Defaults to `" + enableTLSEnv + "`, then to `true` when " +
+					"the block is present; `false` lets a variable switch TLS off without removing the block.",
 			},
 			"ca_pem": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Certificate authorities that sign the broker certificates, replacing " +
-					"the system roots." + pemOrPathHint,
+					"the system roots." + pemOrPathHint + " Defaults to `" + caCertEnv + "`.",
 				Validators: nonEmpty,
 			},
 			"cert_pem": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Client certificate (chain) for mutual TLS; requires `key_pem`." + pemOrPathHint,
-				Validators:          nonEmpty,
+				Optional: true,
+				MarkdownDescription: "Client certificate (chain) for mutual TLS; requires `key_pem`." + pemOrPathHint +
+					" Defaults to `" + clientCertEnv + "`.",
+				Validators: nonEmpty,
 			},
 			"key_pem": schema.StringAttribute{
-				Optional:            true,
-				Sensitive:           true,
-				MarkdownDescription: "Private key of `cert_pem`." + pemOrPathHint,
-				Validators:          nonEmpty,
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Private key of `cert_pem`: PKCS#1, PKCS#8 or SEC 1, encrypted or not (see " +
+					"`key_passphrase`)." + pemOrPathHint + " Defaults to `" + clientKeyEnv + "`.",
+				Validators: nonEmpty,
+			},
+			"key_passphrase": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "Passphrase of an encrypted `key_pem`: PKCS#8 `ENCRYPTED PRIVATE KEY` " +
+					"(PBES2 with PBKDF2 and AES-CBC or 3DES, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes) or " +
+					"legacy PEM encryption (`Proc-Type: 4,ENCRYPTED`). Ignored for an unencrypted key. Defaults " +
+					"to `" + clientKeyPassphraseEnv + "`.",
+				Validators: nonEmpty,
 			},
 			"insecure_skip_verify": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Skip verification of the broker certificate. For diagnosing a " +
-					"connection only: it lets anyone on the path impersonate the cluster. Defaults to `false`.",
+					"connection only: it lets anyone on the path impersonate the cluster. Defaults to `" +
+					skipVerifyEnv + "`, then `false`.",
 			},
 			"server_name": schema.StringAttribute{
 				Optional: true,
@@ -78,30 +92,56 @@ func tlsSchemaBlock() schema.Block {
 	}
 }
 
-// buildTLS returns nil when TLS is off. Diagnostics name the attribute at
-// fault and never include key material.
-func buildTLS(ctx context.Context, block types.Object) (*tls.Config, diag.Diagnostics) {
+// buildTLS returns nil when TLS is off, and the secrets the logger masks.
+// Attributes win over their environment variables. Diagnostics name the
+// attribute at fault (and the variable when the value came from one) and
+// never include key material.
+func buildTLS(ctx context.Context, block types.Object, getenv func(string) string) (*tls.Config, []string, diag.Diagnostics) {
 	model, diags := objectAs[tlsModel](ctx, block)
-	if model == nil || diags.HasError() || (!model.Enabled.IsNull() && !model.Enabled.ValueBool()) {
-		return nil, diags
+	if diags.HasError() {
+		return nil, nil, diags
+	}
+	present := model != nil
+	if !present {
+		model = &tlsModel{} // every attribute null
 	}
 	tlsPath := path.Root("tls")
+	var (
+		ca         = attrOrEnv(model.CAPEM, "tls.ca_pem", getenv, caCertEnv)
+		cert       = attrOrEnv(model.CertPEM, "tls.cert_pem", getenv, clientCertEnv)
+		key        = attrOrEnv(model.KeyPEM, "tls.key_pem", getenv, clientKeyEnv)
+		passphrase = attrOrEnv(model.KeyPassphrase, "tls.key_passphrase", getenv, clientKeyPassphraseEnv)
+	)
+	on, d := tlsEnabled(model.Enabled, present || ca.isSet() || cert.isSet() || key.isSet(), getenv)
+	if d != nil {
+		return nil, nil, append(diags, d)
+	}
+	if !on {
+		return nil, nil, diags
+	}
+	skipVerify := model.InsecureSkipVerify.ValueBool()
+	if model.InsecureSkipVerify.IsNull() {
+		v, _, d := envBool(getenv, skipVerifyEnv)
+		if d != nil {
+			return nil, nil, append(diags, d)
+		}
+		skipVerify = v
+	}
 	cfg := &tls.Config{
 		MinVersion:         tls.VersionTLS12,
 		ServerName:         model.ServerName.ValueString(),
-		InsecureSkipVerify: model.InsecureSkipVerify.ValueBool(), //nolint:gosec // opt-in, warned below
+		InsecureSkipVerify: skipVerify, //nolint:gosec // opt-in, warned below
 	}
 	if cfg.InsecureSkipVerify {
 		diags.AddAttributeWarning(tlsPath.AtName("insecure_skip_verify"), "Broker Certificates Not Verified",
-			"While configuring TLS, insecure_skip_verify = true turned off verification of the broker "+
-				"certificates, so anyone on the network path can impersonate the cluster and receive the "+
+			"While configuring TLS, insecure_skip_verify = true (or "+skipVerifyEnv+") turned off verification of "+
+				"the broker certificates, so anyone on the network path can impersonate the cluster and receive the "+
 				"SASL credentials.\n\nSet tls.ca_pem to the CA that signed the brokers and remove "+
 				"insecure_skip_verify once the connection works.")
 	}
 
-	if !model.CAPEM.IsNull() {
-		attr := tlsPath.AtName("ca_pem")
-		roots, d := loadCertificates(attr, model.CAPEM.ValueString())
+	if ca.isSet() {
+		roots, d := loadCertificates(tlsPath.AtName("ca_pem"), ca)
 		if d != nil {
 			diags.Append(d)
 		} else {
@@ -112,52 +152,81 @@ func buildTLS(ctx context.Context, block types.Object) (*tls.Config, diag.Diagno
 		}
 	}
 
-	// RequiredTogether has already rejected one without the other.
-	if !model.CertPEM.IsNull() && !model.KeyPEM.IsNull() {
-		cert, d := loadKeyPair(tlsPath, model.CertPEM.ValueString(), model.KeyPEM.ValueString())
+	switch {
+	case cert.isSet() && key.isSet():
+		pair, d := loadKeyPair(tlsPath, cert, key, passphrase.value)
 		if d != nil {
 			diags.Append(d)
 		} else {
-			cfg.Certificates = []tls.Certificate{cert}
+			cfg.Certificates = []tls.Certificate{pair}
 		}
+	case cert.isSet():
+		diags.Append(diagnostics.TLSConfigInvalid(tlsPath.AtName("key_pem"),
+			"the client certificate (from "+cert.from+") has no private key: tls.key_pem and "+clientKeyEnv+" are not set", nil))
+	case key.isSet():
+		diags.Append(diagnostics.TLSConfigInvalid(tlsPath.AtName("cert_pem"),
+			"the private key (from "+key.from+") has no certificate: tls.cert_pem and "+clientCertEnv+" are not set", nil))
 	}
 	if diags.HasError() {
-		return nil, diags
+		return nil, nil, diags
 	}
-	return cfg, diags
+	return cfg, []string{passphrase.value}, diags
 }
 
-// pemMaterial reads an attribute that holds PEM text or a file path. For a
-// sensitive attribute the value is kept out of the error: a key pasted
-// without its BEGIN line would otherwise be echoed as a "file name".
-func pemMaterial(attr path.Path, value string, sensitive bool) ([]byte, diag.Diagnostic) {
-	if strings.Contains(value, "-----BEGIN") {
-		return []byte(value), nil
+// tlsEnabled decides whether TLS is on: the enabled attribute, else
+// KAFKA_ENABLE_TLS, else whether there is a block or TLS material. Unlike
+// Mongey's provider (where TLS is on unless switched off), an empty
+// configuration stays plaintext, as it always has here.
+func tlsEnabled(enabled types.Bool, implied bool, getenv func(string) string) (bool, diag.Diagnostic) {
+	if !enabled.IsNull() {
+		return enabled.ValueBool(), nil
 	}
-	data, err := os.ReadFile(value)
+	if on, set, d := envBool(getenv, enableTLSEnv); set || d != nil {
+		return on, d
+	}
+	return implied, nil
+}
+
+// pemMaterial reads a setting that holds PEM text or a file path. For a
+// sensitive setting the value is kept out of the error: a key pasted
+// without its BEGIN line would otherwise be echoed as a "file name".
+func pemMaterial(attr path.Path, s setting, sensitive bool) ([]byte, diag.Diagnostic) {
+	if strings.Contains(s.value, "-----BEGIN") {
+		return []byte(s.value), nil
+	}
+	data, err := os.ReadFile(s.value)
 	if err != nil {
 		var pathErr *fs.PathError
 		if sensitive && errors.As(err, &pathErr) {
 			err = fmt.Errorf("%s (value not shown): %w", pathErr.Op, pathErr.Err)
 		}
-		return nil, diagnostics.TLSConfigInvalid(attr, "the value is not PEM text and could not be read as a file", err)
+		return nil, diagnostics.TLSConfigInvalid(attr, fromNote(s)+"the value is not PEM text and could not be read as a file", err)
 	}
 	return data, nil
 }
 
-// loadCertificates reads an attribute holding certificates in PEM.
-func loadCertificates(attr path.Path, value string) ([]*x509.Certificate, diag.Diagnostic) {
-	data, d := pemMaterial(attr, value, false)
+// fromNote names the environment variable a value came from, for problems
+// TLSConfigInvalid reports under the attribute's name; "" for the attribute.
+func fromNote(s setting) string {
+	if env, _, ok := strings.Cut(s.from, " (used because"); ok {
+		return "with " + env + " standing in for it, "
+	}
+	return ""
+}
+
+// loadCertificates reads a setting holding certificates in PEM.
+func loadCertificates(attr path.Path, s setting) ([]*x509.Certificate, diag.Diagnostic) {
+	data, d := pemMaterial(attr, s, false)
 	if d != nil {
 		return nil, d
 	}
-	return parseCertificates(attr, data)
+	return parseCertificates(attr, fromNote(s), data)
 }
 
 // parseCertificates parses every CERTIFICATE block; it insists on at least
 // one and on every one parsing, where x509.CertPool.AppendCertsFromPEM
 // would skip a damaged certificate silently.
-func parseCertificates(attr path.Path, data []byte) ([]*x509.Certificate, diag.Diagnostic) {
+func parseCertificates(attr path.Path, note string, data []byte) ([]*x509.Certificate, diag.Diagnostic) {
 	var certs []*x509.Certificate
 	for block, rest := pem.Decode(data); block != nil; block, rest = pem.Decode(rest) {
 		if block.Type != "CERTIFICATE" {
@@ -165,40 +234,51 @@ func parseCertificates(attr path.Path, data []byte) ([]*x509.Certificate, diag.D
 		}
 		cert, err := x509.ParseCertificate(block.Bytes)
 		if err != nil {
-			return nil, diagnostics.TLSConfigInvalid(attr, fmt.Sprintf("certificate %d does not parse", len(certs)+1), err)
+			return nil, diagnostics.TLSConfigInvalid(attr, note+fmt.Sprintf("certificate %d does not parse", len(certs)+1), err)
 		}
 		certs = append(certs, cert)
 	}
 	if len(certs) == 0 {
-		return nil, diagnostics.TLSConfigInvalid(attr, "it holds no PEM block of type CERTIFICATE", nil)
+		return nil, diagnostics.TLSConfigInvalid(attr, note+"it holds no PEM block of type CERTIFICATE", nil)
 	}
 	return certs, nil
 }
 
 // loadKeyPair checks each half on its own first, so the diagnostic names the
 // attribute that is wrong rather than the pair.
-func loadKeyPair(tlsPath path.Path, certValue, keyValue string) (tls.Certificate, diag.Diagnostic) {
+func loadKeyPair(tlsPath path.Path, cert, key setting, passphrase string) (tls.Certificate, diag.Diagnostic) {
 	certAttr, keyAttr := tlsPath.AtName("cert_pem"), tlsPath.AtName("key_pem")
-	certPEM, d := pemMaterial(certAttr, certValue, false)
+	certPEM, d := pemMaterial(certAttr, cert, false)
 	if d != nil {
 		return tls.Certificate{}, d
 	}
-	if _, d := parseCertificates(certAttr, certPEM); d != nil {
+	if _, d := parseCertificates(certAttr, fromNote(cert), certPEM); d != nil {
 		return tls.Certificate{}, d
 	}
-	keyPEM, d := pemMaterial(keyAttr, keyValue, true)
+	keyPEM, d := pemMaterial(keyAttr, key, true)
 	if d != nil {
 		return tls.Certificate{}, d
 	}
 	if !hasPrivateKeyBlock(keyPEM) {
-		return tls.Certificate{}, diagnostics.TLSConfigInvalid(keyAttr, "it holds no PEM block of a private key", nil)
+		return tls.Certificate{}, diagnostics.TLSConfigInvalid(keyAttr, fromNote(key)+"it holds no PEM block of a private key", nil)
 	}
-	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	keyPEM, err := decryptPrivateKey(keyPEM, passphrase)
+	switch {
+	case errors.Is(err, errKeyEncrypted):
+		return tls.Certificate{}, diagnostics.PrivateKeyNotDecrypted(tlsPath.AtName("key_passphrase"), key.from,
+			"the key is encrypted and neither tls.key_passphrase nor "+clientKeyPassphraseEnv+" is set", nil)
+	case errors.Is(err, errWrongPassphrase):
+		return tls.Certificate{}, diagnostics.PrivateKeyNotDecrypted(tlsPath.AtName("key_passphrase"), key.from,
+			"the passphrase does not decrypt the key", nil)
+	case err != nil:
+		return tls.Certificate{}, diagnostics.PrivateKeyNotDecrypted(keyAttr, key.from, "the key could not be decrypted", err)
+	}
+	pair, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return tls.Certificate{}, diagnostics.TLSConfigInvalid(keyAttr,
-			"the private key does not parse or does not belong to the certificate in cert_pem", err)
+			fromNote(key)+"the private key does not parse or does not belong to the certificate in cert_pem", err)
 	}
-	return cert, nil
+	return pair, nil
 }
 
 func hasPrivateKeyBlock(data []byte) bool {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,6 +31,14 @@ func mutualTLSCluster(t *testing.T, pki testPKI) []string {
 	}))
 }
 
+// tlsFrom builds the TLS configuration of a tls block (nil: absent) with
+// env as the whole environment, as Configure does.
+func tlsFrom(t *testing.T, block map[string]any, env map[string]string) (*tls.Config, diag.Diagnostics) {
+	t.Helper()
+	cfg, _, diags := buildTLS(context.Background(), blockObject(t, "tls", block), func(k string) string { return env[k] })
+	return cfg, diags
+}
+
 func TestTLSConnectsWithPEMTextAndFiles(t *testing.T) {
 	pki := newTestPKI(t)
 	brokers := mutualTLSCluster(t, pki)
@@ -46,7 +56,7 @@ func TestTLSConnectsWithPEMTextAndFiles(t *testing.T) {
 	}
 	for name, block := range tests {
 		t.Run(name, func(t *testing.T) {
-			cfg, diags := buildTLS(context.Background(), blockObject(t, "tls", block))
+			cfg, diags := tlsFrom(t, block, nil)
 			if diags.HasError() || cfg == nil {
 				t.Fatalf("buildTLS: %v", diags)
 			}
@@ -60,7 +70,7 @@ func TestTLSConnectsWithPEMTextAndFiles(t *testing.T) {
 func TestTLSWithoutClientCertificateIsRefused(t *testing.T) {
 	pki := newTestPKI(t)
 	brokers := mutualTLSCluster(t, pki)
-	cfg, diags := buildTLS(context.Background(), blockObject(t, "tls", map[string]any{"ca_pem": pki.caPEM}))
+	cfg, diags := tlsFrom(t, map[string]any{"ca_pem": pki.caPEM}, nil)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -70,18 +80,17 @@ func TestTLSWithoutClientCertificateIsRefused(t *testing.T) {
 }
 
 func TestTLSOnOff(t *testing.T) {
-	ctx := context.Background()
-	if cfg, diags := buildTLS(ctx, blockObject(t, "tls", nil)); cfg != nil || diags.HasError() {
+	if cfg, diags := tlsFrom(t, nil, nil); cfg != nil || diags.HasError() {
 		t.Errorf("absent block: got %v, %v; want TLS off", cfg, diags)
 	}
-	if cfg, diags := buildTLS(ctx, blockObject(t, "tls", map[string]any{"enabled": false, "ca_pem": "ignored"})); cfg != nil || diags.HasError() {
+	if cfg, diags := tlsFrom(t, map[string]any{"enabled": false, "ca_pem": "ignored"}, nil); cfg != nil || diags.HasError() {
 		t.Errorf("enabled = false: got %v, %v; want TLS off", cfg, diags)
 	}
-	cfg, diags := buildTLS(ctx, blockObject(t, "tls", map[string]any{}))
+	cfg, diags := tlsFrom(t, map[string]any{}, nil)
 	if cfg == nil || diags.HasError() || cfg.RootCAs != nil || cfg.MinVersion != tls.VersionTLS12 {
 		t.Errorf("empty block: got %+v, %v; want TLS 1.2+ with system roots", cfg, diags)
 	}
-	cfg, diags = buildTLS(ctx, blockObject(t, "tls", map[string]any{"insecure_skip_verify": true}))
+	cfg, diags = tlsFrom(t, map[string]any{"insecure_skip_verify": true}, nil)
 	if cfg == nil || !cfg.InsecureSkipVerify || len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning {
 		t.Errorf("insecure_skip_verify: got %+v, %v; want TLS without verification and one warning", cfg, diags)
 	}
@@ -129,6 +138,11 @@ func TestTLSBadPEMNamesTheAttribute(t *testing.T) {
 			wantPath: "tls.key_pem", mentions: []string{"does not belong to the certificate"},
 		},
 		{
+			name:     "certificate without key",
+			block:    map[string]any{"cert_pem": pki.clientCertPEM},
+			wantPath: "tls.key_pem", mentions: []string{"has no private key", clientKeyEnv},
+		},
+		{
 			name:     "key pasted without its BEGIN line is not echoed",
 			block:    map[string]any{"cert_pem": pki.clientCertPEM, "key_pem": pastedKeyBody},
 			wantPath: "tls.key_pem", mentions: []string{"value not shown"}, notShown: pastedKeyBody,
@@ -136,7 +150,7 @@ func TestTLSBadPEMNamesTheAttribute(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, diags := buildTLS(context.Background(), blockObject(t, "tls", tt.block))
+			cfg, diags := tlsFrom(t, tt.block, nil)
 			if cfg != nil {
 				t.Error("got a TLS config despite the error")
 			}
@@ -146,6 +160,81 @@ func TestTLSBadPEMNamesTheAttribute(t *testing.T) {
 			}
 			if tt.notShown != "" && strings.Contains(diags[0].Detail(), tt.notShown) {
 				t.Errorf("detail shows the sensitive value:\n%s", diags[0].Detail())
+			}
+		})
+	}
+}
+
+// encryptKey encrypts a PEM private key with openssl, as PKCS#8 (PBES2,
+// AES-256-CBC) or in the legacy PEM form, and returns the result.
+func encryptKey(t *testing.T, keyPEM, passphrase string, legacy bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "key.pem"), []byte(keyPEM), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"pkcs8", "-topk8", "-v2", "aes-256-cbc"}
+	if legacy {
+		args = []string{"ec", "-aes256"}
+	}
+	openssl(t, dir, append(args, "-in", "key.pem", "-passout", "pass:"+passphrase, "-out", "encrypted.pem")...)
+	return string(readFile(t, filepath.Join(dir, "encrypted.pem")))
+}
+
+func TestTLSWithEncryptedClientKey(t *testing.T) {
+	pki := newTestPKI(t)
+	brokers := mutualTLSCluster(t, pki)
+	const passphrase = "s3cret passphrase"
+	pkcs8 := encryptKey(t, pki.clientKeyPEM, passphrase, false)
+	legacy := encryptKey(t, pki.clientKeyPEM, passphrase, true)
+	base := func(key string) map[string]any {
+		return map[string]any{"ca_pem": pki.caPEM, "cert_pem": pki.clientCertPEM, "key_pem": key}
+	}
+	with := func(block map[string]any, k string, v any) map[string]any {
+		block[k] = v
+		return block
+	}
+
+	connects := map[string]struct {
+		block map[string]any
+		env   map[string]string
+	}{
+		"PKCS#8, passphrase attribute":         {block: with(base(pkcs8), "key_passphrase", passphrase)},
+		"legacy PEM, passphrase attribute":     {block: with(base(writeFile(t, "legacy.pem", legacy)), "key_passphrase", passphrase)},
+		"PKCS#8, " + clientKeyPassphraseEnv:    {block: base(pkcs8), env: map[string]string{clientKeyPassphraseEnv: passphrase}},
+		"attribute wins over a wrong variable": {block: with(base(pkcs8), "key_passphrase", passphrase), env: map[string]string{clientKeyPassphraseEnv: "wrong"}},
+	}
+	for name, tt := range connects {
+		t.Run(name, func(t *testing.T) {
+			cfg, diags := tlsFrom(t, tt.block, tt.env)
+			if diags.HasError() || cfg == nil {
+				t.Fatalf("buildTLS: %v", diags)
+			}
+			if err := ping(t, brokers, cfg, nil); err != nil {
+				t.Fatalf("mutual TLS with the decrypted key failed: %v", err)
+			}
+		})
+	}
+
+	refused := map[string]struct {
+		block    map[string]any
+		mentions []string
+	}{
+		"no passphrase":    {block: base(pkcs8), mentions: []string{"encrypted", "tls.key_passphrase", clientKeyPassphraseEnv}},
+		"wrong passphrase": {block: with(base(legacy), "key_passphrase", "not it"), mentions: []string{"does not decrypt"}},
+	}
+	for name, tt := range refused {
+		t.Run(name, func(t *testing.T) {
+			cfg, diags := tlsFrom(t, tt.block, nil)
+			if cfg != nil {
+				t.Error("got a TLS config despite the error")
+			}
+			assertSingleError(t, diags, "Private Key Not Decrypted", tt.mentions...)
+			if got := attributePath(diags[0]); got != "tls.key_passphrase" {
+				t.Errorf("diagnostic at %q, want tls.key_passphrase", got)
+			}
+			if strings.Contains(diags[0].Detail(), "not it") {
+				t.Errorf("the diagnostic shows the passphrase:\n%s", diags[0].Detail())
 			}
 		})
 	}

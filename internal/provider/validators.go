@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"slices"
-	"sort"
-	"strings"
+	"net/url"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -18,6 +16,7 @@ import (
 var (
 	_ validator.String         = hostPortValidator{}
 	_ validator.String         = positiveDuration{}
+	_ validator.String         = tokenURLValidator{}
 	_ provider.ConfigValidator = saslMechanismAttributes{}
 )
 
@@ -73,12 +72,13 @@ func (positiveDuration) ValidateString(_ context.Context, req validator.StringRe
 	}
 }
 
-// saslMechanismAttributes checks the sasl block against the chosen
-// mechanism: everything the mechanism needs is there, nothing it ignores is.
+// saslMechanismAttributes refuses, at validation, attributes the sasl
+// block's own mechanism does not use. What a mechanism needs is checked in
+// Configure, where the environment can supply it.
 type saslMechanismAttributes struct{}
 
 func (saslMechanismAttributes) Description(context.Context) string {
-	return "sasl attributes must match sasl.mechanism"
+	return "sasl attributes must be used by sasl.mechanism"
 }
 
 func (v saslMechanismAttributes) MarkdownDescription(ctx context.Context) string {
@@ -86,51 +86,58 @@ func (v saslMechanismAttributes) MarkdownDescription(ctx context.Context) string
 }
 
 func (saslMechanismAttributes) ValidateProvider(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
-	saslPath := path.Root("sasl")
 	var block types.Object
-	var mechanism types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, saslPath, &block)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, saslPath.AtName("mechanism"), &mechanism)...)
-	if resp.Diagnostics.HasError() || block.IsNull() || block.IsUnknown() || mechanism.IsUnknown() {
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("sasl"), &block)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	if mechanism.IsNull() {
-		resp.Diagnostics.AddAttributeError(saslPath.AtName("mechanism"), "Missing SASL Attribute",
-			"While validating the sasl block, sasl.mechanism is not set.\n\nSet sasl.mechanism to the "+
-				"mechanism the broker user was created for, or remove the sasl block for a listener "+
-				"without authentication.")
+	model, diags := objectAs[saslModel](ctx, block)
+	resp.Diagnostics.Append(diags...)
+	if model == nil || model.Mechanism.IsNull() || model.Mechanism.IsUnknown() {
 		return
 	}
-	name := mechanism.ValueString()
+	resp.Diagnostics.Append(model.unusedAttributes(model.Mechanism.ValueString(), "sasl.mechanism")...)
+}
 
-	attributes := make([]string, 0, len(saslAttributeMechanisms))
-	for attr := range saslAttributeMechanisms {
-		attributes = append(attributes, attr)
+// tokenURLValidator accepts an absolute http or https URL.
+type tokenURLValidator struct{}
+
+func tokenURL() tokenURLValidator { return tokenURLValidator{} }
+
+func (tokenURLValidator) Description(context.Context) string {
+	return "value must be an absolute https:// (or http://) URL"
+}
+
+func (v tokenURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (tokenURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
 	}
-	sort.Strings(attributes) // stable diagnostics
-	for _, attr := range attributes {
-		var value types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, saslPath.AtName(attr), &value)...)
-		set := !value.IsNull()
-		required := slices.Contains(saslRequiredAttributes[name], attr)
-		usedBy := saslAttributeMechanisms[attr]
-		switch {
-		case required && value.IsNull():
-			resp.Diagnostics.AddAttributeError(saslPath.AtName(attr), "Missing SASL Attribute",
-				fmt.Sprintf("While validating the sasl block, mechanism %s needs sasl.%s and it is not set.\n\n"+
-					"Set sasl.%s, or choose the mechanism the broker user was created for.", name, attr, attr))
-		case set && !slices.Contains(usedBy, name):
-			resp.Diagnostics.AddAttributeError(saslPath.AtName(attr), "SASL Attribute Not Used By Mechanism",
-				fmt.Sprintf("While validating the sasl block, sasl.%s is set but mechanism %s does not use it "+
-					"(it is used by %s).\n\nRemove sasl.%s or correct sasl.mechanism.",
-					attr, name, strings.Join(usedBy, ", "), attr))
-		case set && attr == "aws_role_arn":
-			resp.Diagnostics.AddAttributeError(saslPath.AtName(attr), "Role Assumption Not Supported",
-				"While validating the sasl block, sasl.aws_role_arn is set, but this provider version cannot "+
-					"assume a role itself.\n\nAssume the role before running Terraform, for example "+
-					"`eval \"$(aws configure export-credentials --format env)\"` with a profile that names "+
-					"the role, and remove sasl.aws_role_arn: the provider reads AWS_ACCESS_KEY_ID, "+
-					"AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.")
-		}
+	u, err := url.Parse(req.ConfigValue.ValueString())
+	if err == nil && (u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
+		err = fmt.Errorf("scheme %q and host %q: want https://host/path", u.Scheme, u.Host)
 	}
+	if err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		resp.Diagnostics.AddAttributeWarning(req.Path, "Token Endpoint Without TLS",
+			fmt.Sprintf("While validating %s, %q is plain http: the client secret and every token cross the network "+
+				"in the clear, where anyone on the path can take them.\n\nUse the identity provider's https:// "+
+				"endpoint.", req.Path, req.ConfigValue.ValueString()))
+	}
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Token URL",
+			fmt.Sprintf("While validating %s, %q is not an absolute http(s) URL.\n\nSet it to the identity "+
+				"provider's token endpoint, such as \"https://login.example.com/oauth2/token\" (its OpenID "+
+				"configuration lists it as token_endpoint).\n\nOriginal error: %s", req.Path, req.ConfigValue.ValueString(), err))
+	}
+}
+
+// isLoopback says whether host names this machine: a token endpoint there
+// (a sidecar, a test) needs no TLS.
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

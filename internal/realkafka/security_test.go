@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,6 +32,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth/saslauthtest"
 )
 
 // provider renders the provider block for one listener.
@@ -286,7 +288,9 @@ func TestSecurityACLRefusesBeforeCommit(t *testing.T) {
 }
 
 // TestSecuritySecretsStayOutOfLogs runs applies at TF_LOG=trace with a SASL
-// password, a private key given inline and an OAuth token in the provider
+// password, an encrypted private key given inline with its passphrase, an
+// OAuth token, and AWS credentials from the default chain (a shared
+// credentials file, then a role assumed through STS) in the provider
 // configuration, and requires none of them in Terraform's or the
 // provider's log.
 func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
@@ -303,15 +307,27 @@ func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
 	_, _ = rand.Read(tokenBytes)
 	token := "oauth-token-" + hex.EncodeToString(tokenBytes)
 	password := env.get(t, "KAFKA_SCRAM_PASSWORD")
+	passphrase := randomSecret("key-passphrase-")
+	encryptedKey := encryptPKCS8(t, env.get(t, "KAFKA_CLIENT_KEY_PEM"), passphrase)
+
+	// AWS: a profile in a shared credentials file the test writes, from
+	// which a role is assumed through a local STS; the chain must not see
+	// this machine's own AWS setup.
+	awsDir := saslauthtest.IsolateAWS(t)
+	awsSecret := randomSecret("aws-secret-")
+	if err := os.WriteFile(filepath.Join(awsDir, "credentials"),
+		[]byte("[ci]\naws_access_key_id = AKIAREALKAFKA\naws_secret_access_key = "+awsSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AWS_PROFILE", "ci")
+	sts := saslauthtest.NewSTS(t)
+	t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
 
 	// One file for both writers: the Terraform CLI logs where
 	// TF_ACC_LOG_PATH says (terraform-plugin-testing passes it on as the
 	// CLI's TF_LOG_PATH), the in-process provider through tfsdklog's test
 	// sink, which reads TF_LOG_PATH and lets TF_ACC_LOG_PATH win.
-	logFile := filepath.Join(t.TempDir(), "trace.log")
-	t.Setenv("TF_LOG", "trace")
-	t.Setenv("TF_LOG_PATH", logFile)
-	t.Setenv("TF_ACC_LOG_PATH", logFile)
+	logFile := traceLog(t)
 
 	// The secrets reach Terraform as sensitive variables from the
 	// environment, as in a pipeline. Written into the configuration they
@@ -319,16 +335,22 @@ func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
 	// step's configuration text at trace level (a test-harness line, not
 	// Terraform's or the provider's).
 	t.Setenv("TF_VAR_sasl_password", password)
-	t.Setenv("TF_VAR_key_pem", string(keyPEM))
+	t.Setenv("TF_VAR_key_pem", encryptedKey)
+	t.Setenv("TF_VAR_key_passphrase", passphrase)
 	t.Setenv("TF_VAR_oauth_token", token)
-	vars := "variable \"sasl_password\" {\n  sensitive = true\n}\nvariable \"key_pem\" {\n  sensitive = true\n}\nvariable \"oauth_token\" {\n  sensitive = true\n}\n"
+	var vars strings.Builder
+	for _, name := range []string{"sasl_password", "key_pem", "key_passphrase", "oauth_token"} {
+		fmt.Fprintf(&vars, "variable %q {\n  sensitive = true\n}\n", name)
+	}
 	ca := env.get(t, "KAFKA_CA_PEM")
-	scram := provider(env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"), tlsBlock(ca)+
+	saslSSL := env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL")
+	scram := provider(saslSSL, tlsBlock(ca)+
 		fmt.Sprintf("  sasl {\n    mechanism = \"SCRAM-SHA-512\"\n    username = %q\n    password = var.sasl_password\n  }\n", env.get(t, "KAFKA_SCRAM_USER")))
 	mtls := provider(env.get(t, "KAFKA_BOOTSTRAP_SSL"),
-		fmt.Sprintf("  tls {\n    ca_pem = %q\n    cert_pem = %q\n    key_pem = var.key_pem\n  }\n", ca, certPEM))
-	oauth := provider(env.get(t, "KAFKA_BOOTSTRAP_SASL_SSL"), tlsBlock(ca)+
-		"  sasl {\n    mechanism = \"OAUTHBEARER\"\n    token = var.oauth_token\n  }\n")
+		fmt.Sprintf("  tls {\n    ca_pem = %q\n    cert_pem = %q\n    key_pem = var.key_pem\n    key_passphrase = var.key_passphrase\n  }\n", ca, certPEM))
+	oauth := provider(saslSSL, tlsBlock(ca)+"  sasl {\n    mechanism = \"OAUTHBEARER\"\n    token = var.oauth_token\n  }\n")
+	aws := provider(saslSSL, tlsBlock(ca)+"  sasl {\n    mechanism = \"AWS_MSK_IAM\"\n"+
+		"    aws_role_arn = \"arn:aws:iam::111122223333:role/flinkagents\"\n    aws_region = \"eu-west-1\"\n  }\n")
 	nScram, nMTLS := uniqueName("secrets-scram"), uniqueName("secrets-mtls")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
@@ -339,25 +361,47 @@ func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
 			{
 				// The listener does not offer OAUTHBEARER, but the token
 				// has crossed Terraform into the provider by then.
-				Config:      vars + oauth + boundaryRead(nScram),
+				Config:      vars.String() + oauth + boundaryRead(nScram),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`SASL Mechanism Not Enabled`),
 			},
-			{Config: vars + scram + controlTopic("scram", nScram), Check: topicExists(env, t, nScram)},
-			{Config: vars + mtls + controlTopic("mtls", nMTLS), Check: topicExists(env, t, nMTLS)},
+			{
+				// Nor AWS_MSK_IAM; the provider obtains the role's
+				// credentials before it connects, so they have been
+				// through it too (checked below).
+				Config:      vars.String() + aws + boundaryRead(nScram),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`SASL Mechanism Not Enabled`),
+			},
+			{Config: vars.String() + scram + controlTopic("scram", nScram), Check: topicExists(env, t, nScram)},
+			{Config: vars.String() + mtls + controlTopic("mtls", nMTLS), Check: topicExists(env, t, nMTLS)},
 		},
 	})
 
-	secrets := map[string]string{"SASL password": password, "OAuth token": token}
-	for i, line := range strings.Split(string(keyPEM), "\n") {
-		if len(line) >= 32 && !strings.HasPrefix(line, "-----") {
-			secrets[fmt.Sprintf("private key line %d", i+1)] = line
+	secrets := map[string]string{
+		"SASL password": password, "OAuth token": token, "key passphrase": passphrase,
+		"AWS secret key from the shared credentials file": awsSecret,
+	}
+	calls := sts.Calls()
+	if len(calls) == 0 || calls[0].SignedBy != "AKIAREALKAFKA" {
+		t.Errorf("STS calls %+v; want AssumeRole signed with the profile's key", calls)
+	}
+	for i, c := range calls {
+		secrets[fmt.Sprintf("AWS secret key %d from STS", i+1)] = c.Issued.SecretAccessKey
+		secrets[fmt.Sprintf("AWS session token %d from STS", i+1)] = c.Issued.SessionToken
+	}
+	for name, pemText := range map[string]string{"private key": string(keyPEM), "encrypted private key": encryptedKey} {
+		for i, line := range strings.Split(pemText, "\n") {
+			if len(line) >= 32 && !strings.HasPrefix(line, "-----") {
+				secrets[fmt.Sprintf("%s line %d", name, i+1)] = line
+			}
 		}
 	}
 	// A log that does not show both writers at work proves nothing.
 	for what, line := range map[string]string{
 		"the provider's Kafka configuration": "Kafka client configured",
 		"franz-go's trace via tflog":         "[TRACE] flinkagents.kafka:",
+		"the AWS credentials obtained":       "AWS credentials obtained for AWS_MSK_IAM",
 		"the Terraform CLI":                  "Terraform version",
 	} {
 		if len(grepFile(t, logFile, line)) == 0 {
@@ -370,9 +414,18 @@ func TestSecuritySecretsStayOutOfLogs(t *testing.T) {
 		}
 	}
 	if t.Failed() {
-		keep := filepath.Join(os.TempDir(), "flinkagents-trace-"+hex.EncodeToString(tokenBytes[:4])+".log")
-		if b, err := os.ReadFile(logFile); err == nil && os.WriteFile(keep, b, 0o600) == nil {
-			t.Logf("trace log kept as %s", keep)
-		}
+		keepLog(t, logFile)
 	}
+}
+
+// encryptPKCS8 encrypts a PEM private key file with a passphrase the way
+// OpenSSL does by default (PKCS#8, PBES2, AES-256-CBC) and returns the PEM.
+func encryptPKCS8(t *testing.T, keyFile, passphrase string) string {
+	t.Helper()
+	out, err := exec.Command("openssl", "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", keyFile,
+		"-passout", "pass:"+passphrase).Output()
+	if err != nil {
+		t.Fatalf("openssl pkcs8: %v", err)
+	}
+	return string(out)
 }

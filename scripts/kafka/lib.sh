@@ -5,6 +5,7 @@
 #   <workdir>/env.sh                 exports for tests (see README.md)
 #   <workdir>/layout                 "single" or "cluster"
 #   <workdir>/certs/                 CA, broker and client certs/keys (single only)
+#   <workdir>/oauth/                 JWT signing key and the JWKS the broker checks (single only)
 #   <workdir>/client/*.properties    ready-made Java client configs (single only)
 #   <workdir>/node-<id>/server.properties
 #   <workdir>/node-<id>/kafka.pid    PID of the running JVM (absent when stopped/killed)
@@ -143,12 +144,15 @@ kafka_node_ids() {
   for d in "$1"/node-*; do [[ -d "$d" ]] && printf '%s\n' "${d##*/node-}"; done | sort -n
 }
 
-# Start the JVM for node dir $1 in the background, record PID.
+# Start the JVM for node dir $1 in the background, record PID. Options the
+# node itself needs (system properties its config depends on) live in
+# <node dir>/jvm.options, one per line, so restart-node.sh passes them too.
 kafka_start_node_jvm() {
-  local nd="$1"
+  local nd="$1" node_opts=()
   mkdir -p "$nd/logs"
+  [[ -f "$nd/jvm.options" ]] && mapfile -t node_opts <"$nd/jvm.options"
   # shellcheck disable=SC2086
-  nohup java $KAFKA_HEAP_OPTS $KAFKA_JVM_OPTS \
+  nohup java $KAFKA_HEAP_OPTS $KAFKA_JVM_OPTS ${node_opts[@]+"${node_opts[@]}"} \
     -Dkafka.logs.dir="$nd/logs" \
     -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-broker.properties" \
     -cp "$KAFKA_CLASSPATH" kafka.Kafka "$nd/server.properties" \
@@ -233,7 +237,7 @@ kafka_prepare_workdir() {
       kafka_die "a Kafka node (id $id, pid $pid) is still running in $wd; run scripts/kafka/stop.sh $wd first"
     fi
   done
-  rm -rf "$wd"/node-* "$wd/certs" "$wd/client" "$wd/env.sh" "$wd/layout" "$wd/env.d"
+  rm -rf "$wd"/node-* "$wd/certs" "$wd/oauth" "$wd/client" "$wd/env.sh" "$wd/layout" "$wd/env.d"
 }
 
 # Rewrite the PID lines of <workdir>/env.sh from the node-*/kafka.pid files

@@ -161,7 +161,7 @@ func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client,
 	if errors.As(err, &unavailable) {
 		return nil, diag.Diagnostics{diagnostics.ProviderConfigIncomplete(op, unavailable.Reason)}
 	}
-	return nil, diag.Diagnostics{diagnostics.FromKafkaErrorVia(op, err, c.conn)}
+	return nil, diag.Diagnostics{c.KafkaDiag(op, err)}
 }
 
 // ClaimControlTopic records that a boundary of this configuration plans

@@ -3,10 +3,15 @@ package providerdata
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth"
 )
 
 func TestBuildsOnceAndRemembersTheError(t *testing.T) {
@@ -69,5 +74,30 @@ func TestFromProviderData(t *testing.T) {
 	}
 	if _, diags := FromProviderData("not clients"); !diags.HasError() {
 		t.Error("wrong type accepted")
+	}
+}
+
+// TestAuthenticationFailuresHaveTheirOwnDiagnostics: a token endpoint that
+// cannot be reached fails with a dial error inside, which the Kafka
+// classification alone would report as an unreachable broker.
+func TestAuthenticationFailuresHaveTheirOwnDiagnostics(t *testing.T) {
+	tokenErr := &saslauth.TokenEndpointError{
+		TokenURL: "https://idp.example.com/token", ClientID: "terraform",
+		Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")},
+	}
+	clients := New([]string{"kafka:9093"}, func(context.Context) (*kafkaops.Client, error) { return nil, tokenErr }).
+		WithConnection("kafka:9093 over TLS with SASL OAUTHBEARER")
+	_, diags := clients.KafkaClient(context.Background(), "reading topic \"orders\"")
+	if len(diags) != 1 || diags[0].Summary() != "OAuth Token Request Failed" ||
+		!strings.Contains(diags[0].Detail(), "Connection: kafka:9093 over TLS with SASL OAUTHBEARER.") {
+		t.Errorf("diagnostics %v; want the token endpoint named, with the connection", diags)
+	}
+	for name, d := range map[string]diag.Diagnostic{
+		"KafkaDiag":   clients.KafkaDiag("reading topic \"orders\"", tokenErr),
+		"CleanupDiag": clients.CleanupDiag("applying the boundary", fmt.Errorf("commit: %w", tokenErr)),
+	} {
+		if d.Summary() != "OAuth Token Request Failed" {
+			t.Errorf("%s: %q, want OAuth Token Request Failed", name, d.Summary())
+		}
 	}
 }

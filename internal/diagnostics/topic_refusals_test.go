@@ -1,0 +1,29 @@
+package diagnostics
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+)
+
+func TestTopicRefusals(t *testing.T) {
+	err := errors.New("refused")
+	for _, tt := range []struct {
+		name, summary, next string
+		d                   diag.Diagnostic
+	}{
+		{"ACL", "Kafka Topic Authorization Failed", "--operation CREATE --topic orders", TopicNotAuthorized(op, "orders", "CREATE", err)},
+		{"policy", "Topic Refused By Broker Policy", "policy allows", PolicyViolation(op, "orders", err)},
+		{"replication factor", "Replication Factor Not Possible", "number of live brokers", InvalidReplicationFactor(op, "orders", 3, err)},
+		{"default replication factor", "Replication Factor Not Possible", "number of live brokers", InvalidReplicationFactor(op, "orders", -1, err)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			assertShape(t, tt.d, tt.summary, tt.next, err)
+			if !strings.Contains(tt.d.Detail(), `"orders"`) {
+				t.Errorf("topic not named:\n%s", tt.d.Detail())
+			}
+		})
+	}
+}
