@@ -6,9 +6,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 )
 
-// The broker refusals a topic resource meets when it creates or changes a
-// topic. FromKafkaErrorVia reports them generically; these constructors
-// name the topic and the fix. (Not yet used by the resources.)
+// The broker refusals a topic resource meets when it creates a topic
+// (TopicCreateFailed picks them); FromKafkaErrorVia would report them
+// generically, these name the topic and the fix.
 
 // TopicNotAuthorized reports TOPIC_AUTHORIZATION_FAILED; operation is the
 // ACL operation the request needs (CREATE, DESCRIBE_CONFIGS, ALTER_CONFIGS,

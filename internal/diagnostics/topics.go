@@ -29,11 +29,18 @@ func TopicShapeChange(attr, topic string, old, planned int64) diag.Diagnostic {
 
 // TopicCreateFailed explains a failed creation, with the import hint when
 // the topic already exists.
-func TopicCreateFailed(op, resourceType, name string, err error, conn string) diag.Diagnostic {
-	if errors.Is(err, kerr.TopicAlreadyExists) {
+func TopicCreateFailed(op, resourceType, name string, replicationFactor int16, err error, conn string) diag.Diagnostic {
+	switch {
+	case errors.Is(err, kerr.TopicAlreadyExists):
 		return diag.NewErrorDiagnostic("Topic Already Exists",
 			detail(op, fmt.Sprintf("The topic exists but is not in Terraform state. Adopt it instead of creating it:\n\n"+
 				"  terraform import %s.<name> %s\n\nor an import block with id = %q.", resourceType, name, name), err))
+	case errors.Is(err, kerr.TopicAuthorizationFailed):
+		return TopicNotAuthorized(op, name, "CREATE", err)
+	case errors.Is(err, kerr.PolicyViolation):
+		return PolicyViolation(op, name, err)
+	case errors.Is(err, kerr.InvalidReplicationFactor):
+		return InvalidReplicationFactor(op, name, replicationFactor, err)
 	}
 	return FromKafkaErrorVia(op, err, conn)
 }

@@ -217,3 +217,17 @@ func TestActionStateTopicRecreatedOutsideTerraform(t *testing.T) {
 		},
 	})
 }
+
+// TestActionStateTopicReplicationFactorTooHigh: the broker's refusal names
+// the topic and the fix, not "Unexpected Kafka Error".
+func TestActionStateTopicReplicationFactorTooHigh(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("orders-action-state")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config:      actionStateTopicConfig(e, name, 3, false, "replication_factor = 9"),
+			ExpectError: regexp.MustCompile(`(?s)Replication Factor Not Possible.*replication factor 9`),
+		}},
+	})
+}

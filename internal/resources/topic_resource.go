@@ -154,7 +154,7 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 	}
 	maps.Copy(cfg, r.spec.enforced)
 	if _, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), int16(p.ReplicationFactor.ValueInt64()), cfg); err != nil {
-		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, err, r.clients.Connection()))
+		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, int16(p.ReplicationFactor.ValueInt64()), err, r.clients.Connection()))
 		return
 	}
 	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
