@@ -26,6 +26,24 @@ func silentProduce(c *kfake.Cluster) {
 	})
 }
 
+// silentTxn begins a control transaction on a fresh broker, then makes the
+// broker stop answering Produce.
+func silentTxn(t *testing.T, timeout time.Duration) (*kfake.Cluster, kafkaops.ControlTxn) {
+	t.Helper()
+	c := newHangCluster(t)
+	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	txn, err := k.BeginControlTxn(context.Background(), hangControl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	silentProduce(c)
+	return c, txn
+}
+
 func newHangCluster(t *testing.T) *kfake.Cluster {
 	t.Helper()
 	c, err := kfake.NewCluster(kfake.NumBrokers(1))
@@ -42,24 +60,13 @@ func newHangCluster(t *testing.T) *kfake.Cluster {
 // TestAppendEndsWhenTheBrokerStopsAnswering: franz-go keeps an idempotent
 // batch that was sent and not answered, whatever the context says; the
 // append must still end at the per-request timeout with an error that says
-// what it waited for, and a later transaction must work once the broker
-// answers again.
+// what it waited for, and Commit and Abort must then end at once.
 func TestAppendEndsWhenTheBrokerStopsAnswering(t *testing.T) {
-	c := newHangCluster(t)
 	const timeout = 2 * time.Second
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
+	_, txn := silentTxn(t, timeout)
 	ctx := context.Background()
-	txn, err := k.BeginControlTxn(ctx, hangControl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	silentProduce(c)
 	start := time.Now()
-	err = txn.Append(ctx, []byte("k"), []byte("v"))
+	err := txn.Append(ctx, []byte("k"), []byte("v"))
 	took := time.Since(start)
 	if err == nil {
 		t.Fatal("append succeeded although the broker never answered")
@@ -81,23 +88,13 @@ func TestAppendEndsWhenTheBrokerStopsAnswering(t *testing.T) {
 // dies; the append ends at the caller's deadline (a resource's timeouts
 // block), well before the per-request timeout.
 func TestAppendEndsWhenTheBrokerDies(t *testing.T) {
-	c := newHangCluster(t)
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
-	txn, err := k.BeginControlTxn(context.Background(), hangControl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	silentProduce(c)
+	c, txn := silentTxn(t, time.Minute)
 	time.AfterFunc(500*time.Millisecond, c.Close)
 	const deadline = 3 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	start := time.Now()
-	err = txn.Append(ctx, []byte("k"), []byte("v"))
+	err := txn.Append(ctx, []byte("k"), []byte("v"))
 	if took := time.Since(start); err == nil || took > deadline+3*time.Second {
 		t.Fatalf("append returned %v after %s with a %s deadline", err, took, deadline)
 	}
@@ -106,21 +103,11 @@ func TestAppendEndsWhenTheBrokerDies(t *testing.T) {
 // TestAppendEndsOnCancel: Ctrl-C (the framework cancels the context) ends
 // an unanswered append promptly.
 func TestAppendEndsOnCancel(t *testing.T) {
-	c := newHangCluster(t)
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
-	txn, err := k.BeginControlTxn(context.Background(), hangControl)
-	if err != nil {
-		t.Fatal(err)
-	}
-	silentProduce(c)
+	_, txn := silentTxn(t, time.Minute)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()
-	err = txn.Append(ctx, []byte("k"), []byte("v"))
+	err := txn.Append(ctx, []byte("k"), []byte("v"))
 	if took := time.Since(start); err == nil || took > 3*time.Second {
 		t.Fatalf("append returned %v %s after the cancel", err, took)
 	}
