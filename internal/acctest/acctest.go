@@ -127,8 +127,8 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 	return id.String()
 }
 
-// Produce writes n records to every partition of topic, as a job would,
-// and returns them by partition.
+// Produce writes n records to every partition of topic, as a job would:
+// record i of partition p holds "state-<p>-<i>" under key "k<p>-<i>".
 func (e *Env) Produce(topic string, partitions int32, n int) {
 	e.t.Helper()
 	cl, err := kgo.NewClient(append(e.ClientOpts(), kgo.RecordPartitioner(kgo.ManualPartitioner()))...)

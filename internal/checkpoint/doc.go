@@ -1,7 +1,8 @@
 // Package checkpoint reads Flink Agents recovery markers natively from a Flink
 // checkpoint or savepoint, without a JVM.
 //
-// It parses the `_metadata` file (format versions 3 to 7, Flink 1.11 to 2.x),
+// It parses the `_metadata` file (format versions 3 to 7: Flink 1.11 to 1.15 write 3, 1.16 to 1.20 write 4,
+// 2.0 writes 5, 2.1 to 2.3 write 6, and 7 is read ahead of its release),
 // finds the agent operator, opens its managed operator-state streams (inline,
 // relative file, absolute file or file-merging segment; optionally
 // snappy-compressed) and decodes each element of the UNION list state
