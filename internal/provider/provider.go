@@ -7,7 +7,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -168,9 +167,7 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 	if v := p.getenv(coalesceWindowEnv); v != "" {
 		var err error
 		if coalesceWindow, err = time.ParseDuration(v); err != nil || coalesceWindow < 0 {
-			resp.Diagnostics.AddError("Invalid "+coalesceWindowEnv,
-				fmt.Sprintf("While configuring the provider: %s=%q is not a non-negative Go duration such as \"3ms\" or \"0\". "+
-					"Fix or unset the environment variable.", coalesceWindowEnv, v))
+			resp.Diagnostics.Append(diagnostics.InvalidEnvironmentVariable(coalesceWindowEnv, v, "a non-negative Go duration such as \"3ms\" or \"0\"", err))
 		}
 	}
 	tlsConfig, tlsSecrets, diags := buildTLS(ctx, config.TLS, p.getenv)

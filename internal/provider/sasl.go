@@ -259,10 +259,7 @@ func (m *saslModel) unusedAttributes(mechanism, mechanismFrom string) diag.Diagn
 		if values[name].IsNull() || slices.Contains(saslAttributeMechanisms[name], mechanism) {
 			continue
 		}
-		diags.AddAttributeError(path.Root("sasl").AtName(name), "SASL Attribute Not Used By Mechanism",
-			fmt.Sprintf("While validating the sasl block, sasl.%s is set but mechanism %s (from %s) does not use it "+
-				"(it is used by %s).\n\nRemove sasl.%s or correct the mechanism.",
-				name, mechanism, mechanismFrom, strings.Join(saslAttributeMechanisms[name], ", "), name))
+		diags.Append(diagnostics.SASLAttributeNotUsed(path.Root("sasl").AtName(name), name, mechanism, mechanismFrom, saslAttributeMechanisms[name]))
 	}
 	return diags
 }
@@ -298,9 +295,7 @@ func (s *saslSettings) checkRequired() diag.Diagnostics {
 		}
 	}
 	if len(s.scopes) > 0 && !s.values["token_url"].isSet() {
-		diags.AddAttributeError(path.Root("sasl").AtName("scopes"), "SASL Attribute Not Used",
-			"While validating the sasl block, sasl.scopes is set but there is no token_url to request them from.\n\n"+
-				"Set sasl.token_url (or "+saslTokenURLEnv+") or remove sasl.scopes.")
+		diags.Append(diagnostics.ScopesWithoutTokenURL(path.Root("sasl").AtName("scopes"), saslTokenURLEnv))
 	}
 	return diags
 }
@@ -383,13 +378,7 @@ func buildAWS(ctx context.Context, s *saslSettings, b saslBuild) (*saslSetup, di
 		Timeout:   b.timeout,
 	})
 	if err != nil {
-		var diags diag.Diagnostics
-		diags.AddAttributeError(path.Root("sasl").AtName("aws_profile"), "AWS Configuration Not Loaded",
-			"While configuring AWS_MSK_IAM authentication, the AWS configuration (shared config and credentials "+
-				"files, AWS_* environment variables) could not be read.\n\nCheck the profile named by "+
-				"sasl.aws_profile or AWS_PROFILE exists in AWS_CONFIG_FILE (~/.aws/config) or "+
-				"AWS_SHARED_CREDENTIALS_FILE (~/.aws/credentials), and that those files parse.\n\nOriginal error: "+err.Error())
-		return nil, diags
+		return nil, diag.Diagnostics{diagnostics.AWSConfigNotLoaded(path.Root("sasl").AtName("aws_profile"), err)}
 	}
 	return &saslSetup{
 		mechanism: src.Mechanism(),

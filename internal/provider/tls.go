@@ -133,11 +133,7 @@ func buildTLS(ctx context.Context, block types.Object, getenv func(string) strin
 		InsecureSkipVerify: skipVerify, //nolint:gosec // opt-in, warned below
 	}
 	if cfg.InsecureSkipVerify {
-		diags.AddAttributeWarning(tlsPath.AtName("insecure_skip_verify"), "Broker Certificates Not Verified",
-			"While configuring TLS, insecure_skip_verify = true (or "+skipVerifyEnv+") turned off verification of "+
-				"the broker certificates, so anyone on the network path can impersonate the cluster and receive the "+
-				"SASL credentials.\n\nSet tls.ca_pem to the CA that signed the brokers and remove "+
-				"insecure_skip_verify once the connection works.")
+		diags.Append(diagnostics.BrokerCertificatesNotVerified(tlsPath.AtName("insecure_skip_verify"), skipVerifyEnv))
 	}
 
 	if ca.isSet() {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -41,10 +42,7 @@ func (hostPortValidator) ValidateString(_ context.Context, req validator.StringR
 		err = fmt.Errorf("host and port must both be present")
 	}
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Bootstrap Server",
-			fmt.Sprintf("While validating %s, %q is not host:port.\n\nWrite each server as host:port, "+
-				"for example \"kafka-1.example.com:9093\" or \"[::1]:9092\".\n\nOriginal error: %s",
-				req.Path, req.ConfigValue.ValueString(), err))
+		resp.Diagnostics.Append(diagnostics.InvalidBootstrapServer(req.Path, req.ConfigValue.ValueString(), err))
 	}
 }
 
@@ -66,9 +64,7 @@ func (positiveDuration) ValidateString(_ context.Context, req validator.StringRe
 		err = fmt.Errorf("duration must be greater than zero")
 	}
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timeout",
-			fmt.Sprintf("While validating %s, %q is not a positive duration.\n\nUse a number with a unit, "+
-				"such as \"30s\", \"90s\" or \"2m\".\n\nOriginal error: %s", req.Path, req.ConfigValue.ValueString(), err))
+		resp.Diagnostics.Append(diagnostics.InvalidTimeout(req.Path, req.ConfigValue.ValueString(), err))
 	}
 }
 
@@ -119,16 +115,10 @@ func (tokenURLValidator) ValidateString(_ context.Context, req validator.StringR
 		err = fmt.Errorf("scheme %q and host %q: want https://host/path", u.Scheme, u.Host)
 	}
 	if err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		resp.Diagnostics.AddAttributeWarning(req.Path, "Token Endpoint Without TLS",
-			fmt.Sprintf("While validating %s, %q is plain http: the client secret and every token cross the network "+
-				"in the clear, where anyone on the path can take them.\n\nUse the identity provider's https:// "+
-				"endpoint.", req.Path, req.ConfigValue.ValueString()))
+		resp.Diagnostics.Append(diagnostics.TokenEndpointWithoutTLS(req.Path, req.ConfigValue.ValueString()))
 	}
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Token URL",
-			fmt.Sprintf("While validating %s, %q is not an absolute http(s) URL.\n\nSet it to the identity "+
-				"provider's token endpoint, such as \"https://login.example.com/oauth2/token\" (its OpenID "+
-				"configuration lists it as token_endpoint).\n\nOriginal error: %s", req.Path, req.ConfigValue.ValueString(), err))
+		resp.Diagnostics.Append(diagnostics.InvalidTokenURL(req.Path, req.ConfigValue.ValueString(), err))
 	}
 }
 

@@ -27,7 +27,6 @@ package providerdata
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -94,11 +93,7 @@ func FromProviderData(data any) (*Clients, diag.Diagnostics) {
 	}
 	clients, ok := data.(*Clients)
 	if !ok {
-		var diags diag.Diagnostics
-		diags.AddError("Unexpected Provider Data",
-			fmt.Sprintf("While configuring a resource, the provider handed it %T instead of *providerdata.Clients.\n\n"+
-				"This is a bug in the provider; please report it.", data))
-		return nil, diags
+		return nil, diag.Diagnostics{diagnostics.UnexpectedProviderData(data)}
 	}
 	return clients, nil
 }
