@@ -45,16 +45,24 @@ type Env struct {
 // real Apache Kafka), otherwise a fresh kfake cluster closed by the test.
 // It requires the terraform CLI, failing (never skipping) without it.
 func New(t *testing.T) *Env {
-	return newEnv(t, os.Getenv("KAFKA_BOOTSTRAP_SERVERS"))
+	return newEnv(t, os.Getenv("KAFKA_BOOTSTRAP_SERVERS"), 1)
 }
 
 // NewInProcess always uses a fresh kfake cluster, for tests that inject
 // faults (a broker that stops answering) through kfake's control hooks.
 func NewInProcess(t *testing.T) *Env {
-	return newEnv(t, "")
+	return newEnv(t, "", 1)
 }
 
-func newEnv(t *testing.T, external string) *Env {
+// NewInProcessCluster is NewInProcess with n brokers, for tests of
+// replication.
+func NewInProcessCluster(t *testing.T, n int) *Env {
+	return newEnv(t, "", n)
+}
+
+// newEnv uses the external brokers when set, else a kfake cluster of
+// brokers nodes.
+func newEnv(t *testing.T, external string, brokers int) *Env {
 	t.Helper()
 	requireTerraform(t)
 	e := &Env{t: t}
@@ -62,7 +70,7 @@ func newEnv(t *testing.T, external string) *Env {
 		e.ProviderExtra = os.Getenv("FLINKAGENTS_ACC_PROVIDER_HCL")
 		e.Brokers = strings.Split(external, ",")
 	} else {
-		c, err := kfake.NewCluster(kfake.NumBrokers(1))
+		c, err := kfake.NewCluster(kfake.NumBrokers(brokers))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +78,11 @@ func newEnv(t *testing.T, external string) *Env {
 		e.Cluster = c
 		e.Brokers = c.ListenAddrs()
 	}
-	admin, err := kafkaops.New(AdminConfig(t, e.Brokers))
+	cfg := AdminConfig(t, e.Brokers)
+	if e.Cluster != nil {
+		cfg.TLS, cfg.SASL = nil, nil // kfake listens in plain text, whatever listener the suite targets
+	}
+	admin, err := kafkaops.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,6 +72,9 @@ func AdminConfig(t *testing.T, brokers []string) kafkaops.Config {
 func (e *Env) ClientOpts() []kgo.Opt {
 	e.t.Helper()
 	opts := []kgo.Opt{kgo.SeedBrokers(e.Brokers...)}
+	if e.Cluster != nil {
+		return opts // kfake listens in plain text
+	}
 	if tc := adminTLS(e.t); tc != nil {
 		opts = append(opts, kgo.DialTLSConfig(tc))
 	}

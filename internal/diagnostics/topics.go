@@ -27,6 +27,15 @@ func TopicShapeChange(attr, topic string, old, planned int64) diag.Diagnostic {
 				". To really move to a new shape, create a new topic under a new name and migrate the job.", nil))
 }
 
+// ReplicationFactorDecrease refuses lowering a topic's replication factor.
+func ReplicationFactorDecrease(topic string, old, planned int64) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Replication Factor Cannot Be Lowered",
+		detail(fmt.Sprintf("planning topic %q, replication_factor would go from %d to %d", topic, old, planned),
+			"Fewer replicas means losing copies of state the runtime needs to survive a broker failure, and Terraform should not "+
+				"make that trade silently. Set replication_factor back to "+fmt.Sprint(old)+". If it really must go down, reassign "+
+				"the partitions with kafka-reassign-partitions.sh, then set replication_factor to the new value (a refresh reads it).", nil))
+}
+
 // TopicCreateFailed explains a failed creation, with the import hint when
 // the topic already exists.
 func TopicCreateFailed(op, resourceType, name string, replicationFactor int16, err error, conn string) diag.Diagnostic {

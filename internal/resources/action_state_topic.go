@@ -72,7 +72,8 @@ func actionStateTopicSchema() schema.Schema {
 		MarkdownDescription: "The Kafka topic where a Flink Agents operator stores each Action's progress. " +
 			"The resource enforces the settings checkpoint-aligned cleanup depends on (`cleanup.policy=compact,delete`, " +
 			"`retention.ms=-1`, `retention.bytes=-1`) and restores them if they drift. It never replaces the topic: " +
-			"changing `partitions` or `replication_factor` is refused at plan time, because a new topic loses every action's state.",
+			"changing `partitions` is refused at plan time, because a new topic loses every action's state; `replication_factor` can be raised in place.",
+		Blocks: map[string]schema.Block{"timeouts": topicTimeoutsBlock()},
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -91,12 +92,8 @@ func actionStateTopicSchema() schema.Schema {
 				MarkdownDescription: "Partition count (default 64, as the runtime's `kafkaActionStateTopicNumPartitions`). Cannot change after creation.",
 				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
 			},
-			"replication_factor": schema.Int64Attribute{
-				Optional: true, Computed: true,
-				Default:             int64default.StaticInt64(1),
-				MarkdownDescription: "Replication factor (default 1, as the runtime's `kafkaActionStateTopicReplicationFactor`). Cannot change after creation.",
-				Validators:          []validator.Int64{int64validator.Between(1, 32767)},
-			},
+			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor` " +
+				"(the runtime's `kafkaActionStateTopicReplicationFactor` defaults to 1); the value in use is shown in state. "),
 			"config": schema.MapAttribute{
 				Optional:            true,
 				ElementType:         types.StringType,

@@ -231,3 +231,54 @@ func TestActionStateTopicReplicationFactorTooHigh(t *testing.T) {
 		}},
 	})
 }
+
+// TestActionStateTopicReplicationFactor: absent, the broker's default is
+// used and shown in state; raising it plans an in-place update (applied on
+// a real three-node cluster in internal/realkafka, since the in-process
+// broker does not move replicas); lowering it is refused at plan time.
+func TestActionStateTopicReplicationFactor(t *testing.T) {
+	e := acctest.NewInProcessCluster(t, 3)
+	name := e.Name("orders-action-state")
+	addr := "flinkagents_action_state_topic.orders"
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{
+				Config: actionStateTopicConfig(e, name, 3, false, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("replication_factor"), knownvalue.NotNull()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+	raised := e.Name("orders-action-state")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: actionStateTopicConfig(e, raised, 3, false, "replication_factor = 1")},
+			{
+				// kfake accepts the reassignment but never moves replicas, so
+				// the wait for in-sync replicas ends at the update timeout.
+				Config: actionStateTopicConfig(e, raised, 3, false, "replication_factor = 3\n  timeouts {\n    update = \"2s\"\n  }"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("replication_factor"), knownvalue.Int64Exact(3)),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)Kafka Operation Timed Out.*raising\s+the\s+replication\s+factor.*0\s+of\s+3\s+partitions\s+have\s+all\s+3\s+replicas\s+in\s+sync`),
+			},
+		},
+	})
+	lowered := e.Name("orders-action-state")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: actionStateTopicConfig(e, lowered, 3, false, "replication_factor = 3")},
+			{
+				Config:      actionStateTopicConfig(e, lowered, 3, false, "replication_factor = 2"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Replication Factor Cannot Be Lowered.*from 3 to 2`),
+			},
+		},
+	})
+}

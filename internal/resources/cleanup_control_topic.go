@@ -1,14 +1,12 @@
 package resources
 
 import (
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -63,6 +61,7 @@ func controlTopicSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "The dedicated control topic where cleanup boundaries are recorded (the job's `kafkaActionStateCleanupControlTopic`). " +
 			"Always exactly one partition and `cleanup.policy=compact`, so that every reader sees one order of boundaries and no retention can remove one.",
+		Blocks: map[string]schema.Block{"timeouts": topicTimeoutsBlock()},
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "The topic name.",
@@ -73,11 +72,8 @@ func controlTopicSchema() schema.Schema {
 				Validators:    []validator.String{stringvalidator.LengthBetween(1, 249)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"replication_factor": schema.Int64Attribute{
-				Optional: true, Computed: true, Default: int64default.StaticInt64(1),
-				MarkdownDescription: "Replication factor (default 1). Use 3 in production: a lost control topic blocks every restore. Cannot change after creation.",
-				Validators:          []validator.Int64{int64validator.Between(1, 32767)},
-			},
+			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor`; " +
+				"the value in use is shown in state. Use 3 in production: a lost control topic blocks every restore. "),
 			"config": schema.MapAttribute{
 				Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Extra topic settings (for example `min.insync.replicas`). Settings that add deletion or retention are refused.",

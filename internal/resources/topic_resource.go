@@ -6,12 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
@@ -36,13 +43,14 @@ var (
 // topicCommon is the part of the model both topic resources share; each
 // kind's model embeds it.
 type topicCommon struct {
-	ID                 types.String `tfsdk:"id"`
-	Name               types.String `tfsdk:"name"`
-	ReplicationFactor  types.Int64  `tfsdk:"replication_factor"`
-	Config             types.Map    `tfsdk:"config"`
-	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
-	TopicID            types.String `tfsdk:"topic_id"`
-	CleanupPolicy      types.String `tfsdk:"cleanup_policy"`
+	ID                 types.String   `tfsdk:"id"`
+	Name               types.String   `tfsdk:"name"`
+	ReplicationFactor  types.Int64    `tfsdk:"replication_factor"`
+	Config             types.Map      `tfsdk:"config"`
+	DeletionProtection types.Bool     `tfsdk:"deletion_protection"`
+	TopicID            types.String   `tfsdk:"topic_id"`
+	CleanupPolicy      types.String   `tfsdk:"cleanup_policy"`
+	Timeouts           timeouts.Value `tfsdk:"timeouts"`
 }
 
 // topicSpec is what one topic resource adds to the shared lifecycle.
@@ -116,7 +124,7 @@ func (r *topicResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if state != nil {
 		s := r.spec.common(state)
 		r.refuseDestroyOrRename(&resp.Diagnostics, s, &p.Name)
-		refuseTopicShapeChange(&resp.Diagnostics, "replication_factor", s.Name.ValueString(), s.ReplicationFactor, p.ReplicationFactor)
+		refuseReplicationDecrease(&resp.Diagnostics, s.Name.ValueString(), s.ReplicationFactor, p.ReplicationFactor)
 	}
 	// The enforced policy is always planned: live drift (read into state)
 	// then shows as an in-place update; the same set in another order is
@@ -153,8 +161,18 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	maps.Copy(cfg, r.spec.enforced)
-	if _, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), int16(p.ReplicationFactor.ValueInt64()), cfg); err != nil {
-		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, int16(p.ReplicationFactor.ValueInt64()), err, r.clients.Connection()))
+	rf := int16(-1) // the broker's default.replication.factor
+	if !p.ReplicationFactor.IsNull() && !p.ReplicationFactor.IsUnknown() {
+		rf = int16(p.ReplicationFactor.ValueInt64())
+	}
+	timeout, d := p.Timeouts.Create(ctx, defaultTopicTimeout)
+	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if _, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), rf, cfg); err != nil {
+		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, rf, err, r.clients.Connection()))
 		return
 	}
 	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
@@ -222,6 +240,22 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
 		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
 		return
+	}
+	if want, had := p.ReplicationFactor, r.spec.common(&state).ReplicationFactor; !want.IsNull() && !want.IsUnknown() && want.ValueInt64() > had.ValueInt64() {
+		timeout, d := p.Timeouts.Update(ctx, defaultTopicTimeout)
+		if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
+			return
+		}
+		rop := fmt.Sprintf("raising the replication factor of %s %q from %d to %d", r.spec.label, name, had.ValueInt64(), want.ValueInt64())
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		err := kafka.RaiseReplicationFactor(rctx, name, int(want.ValueInt64()), func(inSync, partitions int) {
+			tflog.Info(ctx, "replication: partitions with every replica in sync", map[string]any{"topic": name, "in_sync": inSync, "partitions": partitions})
+		})
+		if err != nil {
+			resp.Diagnostics.Append(r.clients.KafkaDiag(rop, err))
+			return
+		}
 	}
 	planned := p.TopicID
 	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
@@ -300,6 +334,38 @@ func (r *topicResource[M]) refuseDestroyOrRename(diags *diag.Diagnostics, state 
 	if planned == nil || (!planned.IsUnknown() && planned.ValueString() != state.Name.ValueString()) {
 		diags.Append(diagnostics.DeletionProtected(r.spec.label, state.Name.ValueString()))
 	}
+}
+
+// refuseReplicationDecrease stops a plan that lowers the replication
+// factor; raising it is an in-place update (partition reassignment).
+func refuseReplicationDecrease(diags *diag.Diagnostics, topic string, old, planned types.Int64) {
+	if planned.IsUnknown() || planned.IsNull() || old.IsNull() || planned.ValueInt64() >= old.ValueInt64() {
+		return
+	}
+	diags.Append(diagnostics.ReplicationFactorDecrease(topic, old.ValueInt64(), planned.ValueInt64()))
+}
+
+// defaultTopicTimeout bounds a create, or an update that raises the
+// replication factor (copying every partition to new brokers can take a
+// while on a large topic); the timeouts block overrides it.
+const defaultTopicTimeout = 30 * time.Minute
+
+// replicationFactorAttribute is replication_factor for both topic kinds:
+// optional (the broker's default), raised in place, never lowered.
+func replicationFactorAttribute(description string) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Optional: true, Computed: true,
+		MarkdownDescription: description + "Raising it is an in-place update: partitions are reassigned to more brokers, " +
+			"existing replicas and every record stay, and apply waits until all new replicas are in sync (within the timeouts block's " +
+			"`update`, default 30m; progress in the provider's INFO log). Lowering it is refused at plan time.",
+		Validators:    []validator.Int64{int64validator.Between(1, 32767)},
+		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+	}
+}
+
+// topicTimeoutsBlock bounds creates and updates of a topic resource.
+func topicTimeoutsBlock() schema.Block {
+	return timeouts.Block(context.Background(), timeouts.Opts{Create: true, Update: true})
 }
 
 // refuseTopicShapeChange stops a plan that would change a topic's

@@ -72,17 +72,41 @@ deny contains msg if {
 	msg := sprintf("[enforced-settings] %s: config sets %s, which only the provider may manage", [rc.address, key])
 }
 
-# (b) partitions and replication factor never change on an existing topic.
+# (b) partitions never change on an existing topic; the replication factor
+# is only ever raised (the provider reassigns partitions in place).
 deny contains msg if {
 	some type in protected_types
 	some rc in changes(type)
 	rc.change.before != null
 	rc.change.after != null
-	some attr in ["partitions", "replication_factor"]
-	before := object.get(rc.change.before, attr, null)
-	shape_changed(rc, attr, before)
-	msg := sprintf("[enforced-settings] %s: %s changes from %v to %v; partitions and replication of these topics never change",
-		[rc.address, attr, before, object.get(rc.change.after, attr, "(unknown)")])
+	before := object.get(rc.change.before, "partitions", null)
+	shape_changed(rc, "partitions", before)
+	msg := sprintf("[enforced-settings] %s: partitions changes from %v to %v; the partitions of these topics never change",
+		[rc.address, before, object.get(rc.change.after, "partitions", "(unknown)")])
+}
+
+deny contains msg if {
+	some type in protected_types
+	some rc in changes(type)
+	rc.change.before != null
+	rc.change.after != null
+	not "create" in rc.change.actions # a replace is [no-destroy]'s; a new topic's factor is the broker's default
+	before := object.get(rc.change.before, "replication_factor", null)
+	replication_lowered(rc, before)
+	msg := sprintf("[enforced-settings] %s: replication_factor goes from %v to %v; the replication of these topics is only ever raised",
+		[rc.address, before, object.get(rc.change.after, "replication_factor", "(unknown)")])
+}
+
+replication_lowered(rc, before) if {
+	before != null
+	unknown(rc, "replication_factor")
+}
+
+replication_lowered(rc, before) if {
+	before != null
+	after := object.get(rc.change.after, "replication_factor", null)
+	after != null
+	after < before
 }
 
 shape_changed(rc, attr, before) if {
