@@ -56,12 +56,9 @@ output "action_state_topic_id" {
   value = flinkagents_action_state_topic.orders.topic_id
 }
 
-output "boundary" {
-  value = one(flinkagents_cleanup_boundary.orders[*].committed_boundary)
-}
-
-output "deleted_ranges" {
-  value = one(flinkagents_cleanup_boundary.orders[*].delete_ranges)
+output "partitions" {
+  description = "Per partition: the boundary and what the apply deleted."
+  value       = one(flinkagents_cleanup_boundary.orders[*].partitions)
 }
 
 output "records_deleted" {

@@ -21,6 +21,9 @@ type Preview struct {
 	// already deleted out of band, [target, start): restores from
 	// checkpoints in that range can no longer replay them.
 	GonePast []Range
+	// Target is the boundary an apply leaves recorded: per partition, the
+	// higher of the plan and the recorded boundary.
+	Target cleanupplan.Offsets
 }
 
 // PreviewApply reads the control topic and the data topic's start offsets
@@ -65,6 +68,7 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 	for _, p := range plan.Offsets.Partitions() {
 		target[p] = max(plan.Offsets[p], pv.Boundary[p])
 	}
+	pv.Target = target
 	pv.Ranges = Remaining(target, starts)
 	for _, r := range pv.Ranges {
 		pv.RecordsToDelete += r.To - r.From

@@ -45,7 +45,7 @@ type boundaryModel struct {
 	ID                  types.String   `tfsdk:"id"`
 	ControlTopic        types.String   `tfsdk:"control_topic"`
 	ActionStateTopic    types.String   `tfsdk:"action_state_topic"`
-	PlanJSON            types.String   `tfsdk:"plan_json"`
+	PlanJSON            planJSONValue  `tfsdk:"plan_json"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
 	PlanID              types.String   `tfsdk:"plan_id"`
 	Topic               types.String   `tfsdk:"topic"`
@@ -56,6 +56,7 @@ type boundaryModel struct {
 	CommittedBoundary   types.Map      `tfsdk:"committed_boundary"`
 	RecordsToDelete     types.Int64    `tfsdk:"records_to_delete"`
 	DeleteRanges        types.List     `tfsdk:"delete_ranges"`
+	Partitions          types.Map      `tfsdk:"partitions"`
 }
 
 // statusNotRecorded is shown when the control topic does not hold this
@@ -81,7 +82,7 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "A checkpoint-aligned cleanup boundary. Applying it records the plan as COMMITTED in the control topic, " +
 			"then deletes action-state records below it, verifies, and records APPLIED: the Flink Agents runtime refuses restores " +
 			"below a recorded boundary. `terraform plan` refuses a plan that would move the boundary backward and shows " +
-			"`records_to_delete` and `delete_ranges` before anything happens. Boundaries are permanent: destroying this resource only forgets it.",
+			"what the apply deletes before anything happens, one line per partition in `partitions`. Boundaries are permanent: destroying this resource only forgets it.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "The control topic name.",
@@ -92,40 +93,57 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"action_state_topic": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "When set, the plan's topic must equal it (a plan from the wrong job is refused at plan time).",
+				Optional: true, Computed: true,
+				MarkdownDescription: "The action-state topic the plan must clean: when set, a plan from another job is refused at plan time; " +
+					"when omitted, the plan's topic.",
 			},
 			"plan_json": schema.StringAttribute{
-				Required: true,
+				Optional: true, Computed: true, Sensitive: true, CustomType: planJSONType{},
 				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json`, or the file written by the Java tool's " +
 					"`plan` command (`file(\"plan.json\")`). Parsed strictly, as Jackson parses it (a leading UTF-8 byte-order mark is skipped); " +
-					"a plan that does not match its own plan ID, or larger than 4 MiB, is refused.",
+					"a plan that does not match its own plan ID, or larger than 4 MiB, is refused; the same plan with other whitespace is no change. " +
+					"Required to create a boundary; omitted on an imported one (as `-generate-config-out` writes it), the recorded plan is kept. " +
+					"Marked sensitive only so that `terraform plan` shows it in one line: it holds no secret, `terraform show -json` has it in full, " +
+					"and each partition's change is shown once, in `partitions`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"plan_id":               computed("The plan's ID (SHA-256 over its contents, as the Java tool computes it)."),
 			"topic":                 computed("The action-state topic the plan cleans."),
 			"topic_id":              computed("That topic's ID, in Kafka's Java form."),
 			"source_recovery_point": computed("The checkpoint or savepoint path the plan was derived from."),
 			"offsets": schema.MapAttribute{
-				Computed: true, ElementType: types.Int64Type,
-				MarkdownDescription: "The plan's offsets by partition.",
+				Computed: true, Sensitive: true, ElementType: types.Int64Type,
+				MarkdownDescription: "The plan's offsets by partition (for policies; sensitive only to keep plans short, see `partitions`).",
+			},
+			"partitions": schema.MapAttribute{
+				Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "What the boundary means for each partition, one line each (`boundary 200, deletes [150, 200): 50 records`), " +
+					"keyed by the partition number zero-padded so that plans list partitions in numeric order. Known at plan time when the topics exist.",
 			},
 			"status": computed("`APPLIED` once the records below the boundary are deleted; `COMMITTED` while an interrupted apply is pending " +
 				"(run apply again); `DELETION_PENDING` when the plan is recorded APPLIED but the topic holds records below the boundary again " +
 				"(a broker lost its log start offset in a crash, or a tool recorded APPLIED without deleting: apply deletes them again); " +
 				"`NOT_RECORDED` when the control topic no longer holds the plan. Every refresh compares the recorded boundary with the topic's start offsets."),
 			"committed_boundary": schema.MapAttribute{
-				Computed: true, ElementType: types.Int64Type,
+				Computed: true, Sensitive: true, ElementType: types.Int64Type,
 				MarkdownDescription: "The effective boundary recorded in the control topic (per partition, the highest offset of any recorded plan). " +
-					"Refreshed on every read, so a boundary advanced elsewhere (for example by the Java tool) shows up here.",
+					"Known at plan time (what the apply leaves recorded) and refreshed on every read, so a boundary advanced elsewhere " +
+					"(for example by the Java tool) shows up here. Sensitive only to keep plans short (see `partitions`).",
 			},
 			"records_to_delete": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "Known at plan time: the records the apply deletes (sum over partitions of target minus current start offset). " +
 					"Unknown when the topics do not exist yet; policies should treat unknown as \"fail closed\".",
 			},
-			"delete_ranges": schema.ListAttribute{
-				Computed: true, ElementType: tfconv.DeleteRangeType,
-				MarkdownDescription: "Known at plan time: per partition, the offsets `[from, to)` the apply deletes.",
+			"delete_ranges": schema.ListNestedAttribute{
+				Computed: true, Sensitive: true,
+				MarkdownDescription: "Known at plan time: per partition, the offsets `[from, to)` the apply deletes (for policies; " +
+					"sensitive only to keep plans short, see `partitions`).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"partition": schema.Int64Attribute{Computed: true, MarkdownDescription: "The partition."},
+					"from":      schema.Int64Attribute{Computed: true, MarkdownDescription: "Its start offset now: the first record deleted."},
+					"to":        schema.Int64Attribute{Computed: true, MarkdownDescription: "The boundary: the first record kept."},
+				}},
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -149,15 +167,30 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
-	if resp.Diagnostics.HasError() || plan.PlanJSON.IsUnknown() {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var configured planJSONValue
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("plan_json"), &configured)...)
+	if configured.IsNull() && state == nil {
+		resp.Diagnostics.Append(diagnostics.PlanJSONRequired(path.Root("plan_json")))
+		return
+	}
+	if plan.PlanJSON.IsUnknown() {
 		return // computed values stay unknown until the plan is known
 	}
 	p, ok := parsePlanAttr(&resp.Diagnostics, plan.PlanJSON)
 	if !ok {
 		return
 	}
-	if !plan.ActionStateTopic.IsNull() && !plan.ActionStateTopic.IsUnknown() && plan.ActionStateTopic.ValueString() != p.Topic {
-		resp.Diagnostics.Append(diagnostics.PlanCleansAnotherTopic(path.Root("plan_json"), p.Topic, plan.ActionStateTopic.ValueString()))
+	var bound types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("action_state_topic"), &bound)...)
+	switch {
+	case bound.IsUnknown():
+	case bound.IsNull():
+		plan.ActionStateTopic = types.StringValue(p.Topic)
+	case bound.ValueString() != p.Topic:
+		resp.Diagnostics.Append(diagnostics.PlanCleansAnotherTopic(path.Root("plan_json"), p.Topic, bound.ValueString()))
 		return
 	}
 	setPlanFields(&plan, p)
@@ -177,12 +210,14 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		plan.CommittedBoundary = state.CommittedBoundary
 		plan.RecordsToDelete = state.RecordsToDelete
 		plan.DeleteRanges = state.DeleteRanges
+		plan.Partitions = state.Partitions
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
 	plan.CommittedBoundary = types.MapUnknown(types.Int64Type)
 	plan.RecordsToDelete = types.Int64Unknown()
 	plan.DeleteRanges = types.ListUnknown(tfconv.DeleteRangeType)
+	plan.Partitions = types.MapUnknown(types.StringType)
 	if r.clients != nil && !plan.ControlTopic.IsUnknown() {
 		r.preview(ctx, &plan, p, &resp.Diagnostics)
 	}
@@ -214,6 +249,8 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.DeleteRanges = tfconv.DeleteRanges(pv.Ranges)
+	plan.CommittedBoundary = tfconv.Offsets(pv.Target)
+	plan.Partitions = tfconv.PartitionChanges(pv.Target, pv.Ranges)
 	if len(pv.GonePast) > 0 {
 		diags.Append(diagnostics.RecordsGonePastBoundary(p.Topic, pv.GonePast))
 	}
@@ -276,6 +313,7 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		}
 		state.RecordsToDelete = types.Int64Value(n)
 		state.DeleteRanges = tfconv.DeleteRanges(ins.Remaining)
+		state.Partitions = tfconv.PartitionChanges(log.Boundary(), ins.Remaining)
 		resp.Diagnostics.Append(diagnostics.RecordsBelowAppliedBoundary(control, state.Topic.ValueString(), ins.Remaining))
 	}
 	if len(ins.GonePast) > 0 {
@@ -327,13 +365,14 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 	m := boundaryModel{
 		ID:                types.StringValue(control),
 		ControlTopic:      types.StringValue(control),
-		ActionStateTopic:  types.StringNull(),
-		PlanJSON:          types.StringValue(string(latest.Plan.File())),
+		ActionStateTopic:  types.StringValue(latest.Plan.Topic),
+		PlanJSON:          newPlanJSON(string(latest.Plan.File())),
 		Timeouts:          nullTimeouts(),
 		Status:            types.StringValue(string(latest.Status)),
 		CommittedBoundary: tfconv.Offsets(log.Boundary()),
 		RecordsToDelete:   types.Int64Value(0),
 		DeleteRanges:      tfconv.DeleteRanges(nil),
+		Partitions:        tfconv.PartitionChanges(log.Boundary(), nil),
 	}
 	setPlanFields(&m, latest.Plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -375,13 +414,13 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	setPlanFields(plan, p)
 	plan.ID = types.StringValue(control)
 	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
-	if log, err := cleanup.History(ctx, kafka, control); err == nil {
-		plan.CommittedBoundary = tfconv.Offsets(log.Boundary())
-	} else {
+	plan.ActionStateTopic = types.StringValue(p.Topic)
+	// What the plan showed stays (Terraform requires it); where it was
+	// unknown at plan time, record what this apply did. The next refresh
+	// reads the control topic again.
+	if plan.CommittedBoundary.IsUnknown() {
 		plan.CommittedBoundary = tfconv.Offsets(res.Target)
 	}
-	// The reviewed preview stays as planned; where it was unknown at plan
-	// time, record what this apply deleted.
 	if plan.RecordsToDelete.IsUnknown() {
 		var n int64
 		for _, rg := range res.Deleted {
@@ -391,6 +430,9 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	}
 	if plan.DeleteRanges.IsUnknown() {
 		plan.DeleteRanges = tfconv.DeleteRanges(res.Deleted)
+	}
+	if plan.Partitions.IsUnknown() {
+		plan.Partitions = tfconv.PartitionChanges(res.Target, res.Deleted)
 	}
 }
 
@@ -403,7 +445,7 @@ func setPlanFields(m *boundaryModel, p cleanupplan.Plan) {
 }
 
 // parsePlanAttr parses plan_json, reporting a precise attribute error.
-func parsePlanAttr(diags *diag.Diagnostics, v types.String) (cleanupplan.Plan, bool) {
+func parsePlanAttr(diags *diag.Diagnostics, v planJSONValue) (cleanupplan.Plan, bool) {
 	p, err := cleanupplan.Parse([]byte(v.ValueString()))
 	if err != nil {
 		diags.Append(diagnostics.MalformedPlan(path.Root("plan_json"), err))

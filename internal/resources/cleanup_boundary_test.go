@@ -151,7 +151,7 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 				ImportStateId:                        b.control,
 				ImportStateVerify:                    true,
 				ImportStateVerifyIdentifierAttribute: "control_topic",
-				ImportStateVerifyIgnore:              []string{"timeouts", "records_to_delete", "delete_ranges", "action_state_topic"},
+				ImportStateVerifyIgnore:              []string{"timeouts", "records_to_delete", "delete_ranges", "partitions"},
 			},
 			{
 				Config: b.config(second),

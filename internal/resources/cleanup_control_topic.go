@@ -1,6 +1,8 @@
 package resources
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -11,10 +13,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 )
 
 // NewCleanupControlTopic is the flinkagents_cleanup_control_topic
@@ -45,6 +49,27 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 	validate:   validateControlTopic,
 	plan:       func(*controlTopicModel, *controlTopicModel, *diag.Diagnostics) {}, // nothing beyond the shared attributes
 	fill:       fillControlTopic,
+	adopt:      adoptControlTopic,
+}
+
+// adoptControlTopic learns, on import, which action-state topic the
+// control topic serves from the plans recorded in it, so a configuration
+// that names the pairing plans no change right after the import. With
+// nothing recorded (or the history unreadable, which Read reports) it
+// stays unset.
+func adoptControlTopic(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse) {
+	kafka, err := clients.Kafka(ctx)
+	if err != nil {
+		return // Read reports the connection problem
+	}
+	log, err := cleanup.History(ctx, kafka, name)
+	if err != nil {
+		tflog.Info(ctx, "import: the control topic's history does not say which action-state topic it serves", map[string]any{"topic": name, "error": err.Error()})
+		return
+	}
+	if latest, ok := log.Latest(); ok {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("action_state_topic"), latest.Plan.Topic)...)
+	}
 }
 
 // controlReservedKeys: anything that could let the broker delete a

@@ -74,6 +74,9 @@ type topicSpec[M any] struct {
 	// fill copies the kind's own live values into m, refusing a topic no
 	// update can fix (op completes "While ...").
 	fill func(m *M, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, op string) diag.Diagnostics
+	// adopt fills, on import, what the kind can learn beyond the name (may
+	// be nil).
+	adopt func(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse)
 }
 
 type topicResource[M any] struct {
@@ -304,6 +307,9 @@ func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
+	if r.spec.adopt != nil && !resp.Diagnostics.HasError() {
+		r.spec.adopt(ctx, r.clients, req.ID, resp)
+	}
 }
 
 // readInto refreshes m from the live topic; gone reports a missing topic

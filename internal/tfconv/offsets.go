@@ -3,6 +3,7 @@
 package tfconv
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -40,4 +41,30 @@ func DeleteRanges(ranges []cleanup.Range) types.List {
 		}))
 	}
 	return types.ListValueMust(DeleteRangeType, elems)
+}
+
+// PartitionChanges renders, one string per partition, what a boundary
+// means for it: the boundary and the records an apply deletes there. It is
+// the one place a plan shows each partition, so a 64-partition advance reads
+// as 64 lines; keys are zero-padded to one width so that Terraform, which
+// sorts map keys as strings, lists partitions in numeric order.
+func PartitionChanges(target cleanupplan.Offsets, deleted []cleanup.Range) types.Map {
+	parts := target.Partitions()
+	width := 1
+	if len(parts) > 0 {
+		width = len(strconv.FormatInt(int64(parts[len(parts)-1]), 10))
+	}
+	byPartition := make(map[int32]cleanup.Range, len(deleted))
+	for _, r := range deleted {
+		byPartition[r.Partition] = r
+	}
+	elems := make(map[string]attr.Value, len(parts))
+	for _, p := range parts {
+		line := fmt.Sprintf("boundary %d, nothing to delete", target[p])
+		if r, ok := byPartition[p]; ok {
+			line = fmt.Sprintf("boundary %d, deletes [%d, %d): %d records", target[p], r.From, r.To, r.To-r.From)
+		}
+		elems[fmt.Sprintf("%0*d", width, p)] = types.StringValue(line)
+	}
+	return types.MapValueMust(types.StringType, elems)
 }

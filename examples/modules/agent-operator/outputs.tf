@@ -21,6 +21,13 @@ output "boundary_status" {
 output "committed_boundary" {
   description = "The effective boundary recorded in the control topic, by partition; null without a plan."
   value       = one(flinkagents_cleanup_boundary.this[*].committed_boundary)
+  # Not a secret: the provider marks it sensitive only to keep plans short.
+  sensitive = true
+}
+
+output "partitions" {
+  description = "Per partition, the boundary and what the last apply deleted; null without a plan."
+  value       = one(flinkagents_cleanup_boundary.this[*].partitions)
 }
 
 output "agent_settings" {
