@@ -114,18 +114,27 @@ resource "flinkagents_cleanup_control_topic" "orders" {
 }
 
 // allReplicasInSync checks every partition of topic has rf replicas, all in
-// sync, as the cluster's metadata says.
+// sync, as the cluster's metadata says. A broker's metadata cache may trail
+// the controller by a moment (the one the provider asked already said so),
+// so it asks again for up to 30 seconds.
 func allReplicasInSync(ctx context.Context, cl *kgo.Client, topic string, rf int) error {
-	md, err := kadm.NewClient(cl).Metadata(ctx, topic)
-	if err != nil {
-		return err
-	}
-	for p, pd := range md.Topics[topic].Partitions {
-		if len(pd.Replicas) != rf || len(pd.ISR) != rf {
-			return fmt.Errorf("%s partition %d: replicas %v, in sync %v; want %d of each", topic, p, pd.Replicas, pd.ISR, rf)
+	var last error
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		md, err := kadm.NewClient(cl).Metadata(ctx, topic)
+		if err != nil {
+			return err
+		}
+		last = nil
+		for p, pd := range md.Topics[topic].Partitions {
+			if len(pd.Replicas) != rf || len(pd.ISR) != rf {
+				last = fmt.Errorf("%s partition %d: replicas %v, in sync %v; want %d of each", topic, p, pd.Replicas, pd.ISR, rf)
+			}
+		}
+		if last == nil {
+			return nil
 		}
 	}
-	return nil
+	return last
 }
 
 // recordsAbove reads every partition from its start and checks exactly the
