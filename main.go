@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -21,6 +22,9 @@ func main() {
 	flag.BoolVar(&debug, "debug", false,
 		"serve in debug mode for a debugger such as delve; prints TF_REATTACH_PROVIDERS to use with Terraform")
 	flag.Parse()
+	if err := quietUnlessLogging(os.Getenv, os.Setenv); err != nil {
+		log.Fatal(err)
+	}
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/actionstate/" + provider.TypeName,
