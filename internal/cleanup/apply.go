@@ -8,6 +8,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 // Request is one apply.
@@ -53,7 +54,15 @@ type Result struct {
 // asks for an offset that is not already durably COMMITTED.
 func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
 	a := applier{k: k, req: req, plan: req.Plan, id: req.Plan.ID()}
-	return a.run(ctx)
+	res, err := a.run(ctx)
+	outcome := nothingChanged
+	switch {
+	case a.committed:
+		outcome = "The plan is COMMITTED, so the runtime already enforces it; grant the permission and re-run apply to finish"
+	case a.appending:
+		outcome = "The COMMITTED record may have landed; once the permission is granted, the next apply resumes from it or commits anew"
+	}
+	return res, explainRefusal(err, permissions.Input{ActionStateTopic: a.plan.Topic, ControlTopic: req.ControlTopic}, outcome)
 }
 
 type applier struct {
@@ -61,6 +70,12 @@ type applier struct {
 	req  Request
 	plan cleanupplan.Plan
 	id   string
+	// committed: the plan is recorded in the control topic (found there,
+	// or appended by this apply), so a later failure leaves it in force.
+	committed bool
+	// appending: this apply began appending COMMITTED; until the commit
+	// returns, whether it landed is unknown.
+	appending bool
 }
 
 func (a *applier) step(name string, fields map[string]any) {
@@ -101,6 +116,7 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 
 	// Step 5: a plan seen before is finished or resumed, never re-planned.
 	op, recorded := log.Lookup(a.id)
+	a.committed = recorded
 	switch {
 	case recorded && !op.Plan.Equal(a.plan):
 		return res, fmt.Errorf("%w: plan ID %s is recorded with different contents", cleanupplan.ErrCorruptControlLog, a.id)
@@ -131,6 +147,7 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 		if err := a.commit(ctx); err != nil {
 			return res, err
 		}
+		a.committed = true
 	}
 
 	// Step 7: delete up to the effective boundary as recorded now, never
@@ -214,6 +231,7 @@ func (a *applier) commit(ctx context.Context) error {
 			return false, err
 		}
 		a.step("append COMMITTED", nil)
+		a.appending = true
 		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
 		if err := txn.Append(ctx, key, value); err != nil {
 			return false, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)

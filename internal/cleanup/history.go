@@ -6,6 +6,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 // readHistory reads the whole control partition and validates it: no
@@ -28,7 +29,12 @@ func readHistory(ctx context.Context, k Kafka, controlTopic string) (*cleanuppla
 // History reads and validates the control topic, checking its shape first.
 func History(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
 	if err := describeControlTopic(ctx, k, controlTopic, ""); err != nil {
-		return nil, err
+		return nil, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)
 	}
-	return readHistory(ctx, k, controlTopic)
+	log, err := readHistory(ctx, k, controlTopic)
+	return log, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)
 }
+
+// nothingChanged is the outcome of a refused read, or of an apply refused
+// before it committed.
+const nothingChanged = "Nothing was written or deleted"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 // Inspection compares what the control topic records with what the
@@ -42,16 +43,17 @@ func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, err
 	if !ok {
 		return ins, nil
 	}
+	pair := permissions.Input{ActionStateTopic: latest.Plan.Topic, ControlTopic: controlTopic}
 	if _, err := checkIdentity(ctx, k, latest.Plan); err != nil {
 		if errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrPartitionSetChanged) || errors.Is(err, kafkaops.ErrTopicNotFound) {
 			ins.Uncompared = err
 			return ins, nil
 		}
-		return Inspection{}, err
+		return Inspection{}, explainRefusal(err, pair, nothingChanged)
 	}
 	starts, err := k.StartOffsets(ctx, latest.Plan.Topic)
 	if err != nil {
-		return Inspection{}, err
+		return Inspection{}, explainRefusal(err, pair, nothingChanged)
 	}
 	ins.Remaining = Remaining(log.Boundary(), starts)
 	ins.GonePast = GonePast(log.Boundary(), starts)

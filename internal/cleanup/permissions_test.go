@@ -2,12 +2,15 @@ package cleanup
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 func TestCheckPermissions(t *testing.T) {
@@ -28,5 +31,32 @@ func TestCheckPermissions(t *testing.T) {
 	err = checkPermissions(topic("d", all...), topic("c", kadm.OpRead))
 	if !errors.Is(err, ErrNotAuthorized) || !strings.Contains(err.Error(), `WRITE on topic "c"`) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestExplainRefusal(t *testing.T) {
+	pair := permissions.Input{ActionStateTopic: "d", ControlTopic: "c"}
+	refused := fmt.Errorf("checking: %w", &kafkaops.OpError{Op: kafkaops.OpDescribeTopic, Topic: "d", Err: kerr.TopicAuthorizationFailed})
+	err := explainRefusal(refused, pair, nothingChanged)
+	for _, want := range []string{`the broker refused DESCRIBE on topic "d"`, "through DELETE on the action-state topic", "Nothing was written or deleted"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+	if !errors.Is(err, ErrNotAuthorized) || !errors.Is(err, kerr.TopicAuthorizationFailed) {
+		t.Errorf("%v does not wrap both the refusal and the broker's error", err)
+	}
+	if again := explainRefusal(err, pair, nothingChanged); again != err {
+		t.Errorf("explained twice: %v", again)
+	}
+	// An ACL the pair's table lists itself is named without a detour.
+	direct := explainRefusal(&kafkaops.OpError{Op: kafkaops.OpDeleteRecords, Topic: "d", Err: kerr.TopicAuthorizationFailed}, pair, "later")
+	if !strings.Contains(direct.Error(), `refused DELETE on topic "d" to the principal (delete records). later`) {
+		t.Errorf("%v", direct)
+	}
+	for _, other := range []error{errors.New("boom"), &kafkaops.OpError{Op: kafkaops.OpDescribeTopic, Topic: "d", Err: kerr.UnknownTopicOrPartition}} {
+		if got := explainRefusal(other, pair, nothingChanged); got != other {
+			t.Errorf("%v changed to %v", other, got)
+		}
 	}
 }

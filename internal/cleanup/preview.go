@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 // Preview is what an apply of a plan would do, computed without writing.
@@ -32,6 +33,11 @@ type Preview struct {
 // boundary, one whose topic identity or partition set no longer matches,
 // and one with an offset above its partition's end.
 func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic string) (Preview, error) {
+	pv, err := preview(ctx, k, plan, controlTopic)
+	return pv, explainRefusal(err, permissions.Input{ActionStateTopic: plan.Topic, ControlTopic: controlTopic}, nothingChanged)
+}
+
+func preview(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic string) (Preview, error) {
 	var pv Preview
 	log, err := History(ctx, k, controlTopic)
 	if err != nil {

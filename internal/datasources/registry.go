@@ -12,5 +12,6 @@ func All() []func() datasource.DataSource {
 		NewCleanupBoundary,
 		NewRecoveryPoints,
 		NewAgentConfig,
+		NewRequiredPermissions,
 	}
 }

@@ -57,8 +57,7 @@ var cleanupRefusals = []struct {
 	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
 		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
-		"Nothing was written or deleted. Grant the ACLs named above to the principal Terraform uses (DeleteRecords needs DELETE on the action-state topic; " +
-			"the control topic needs READ and WRITE; the transactional ID flinkagents-cleanup-<control topic> needs WRITE and DESCRIBE), then plan again."},
+		"Grant the ACL named below to the principal Terraform uses, then plan again. " + requiredPermissionsHint},
 	{kafkaops.ErrFenced, "Another Apply Of This Control Topic Is Running",
 		"Another Terraform run (or workspace) started applying a boundary to the same control topic after this one, so Kafka fenced this one's transaction; " +
 			"its records are aborted and nothing below a new boundary was deleted by it. Wait for the other run, then plan again: the plan will show the boundary it recorded."},

@@ -147,9 +147,7 @@ func saslMechanismUnsupported(op string, err error) diag.Diagnostic {
 func notAuthorized(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Kafka Authorization Failed",
 		detail(op+", the broker refused the request for lack of permission",
-			"Grant the provider's principal the ACL the error names (for cleanup: Describe and "+
-				"DescribeConfigs on the topics, Read and Write on the control topic, Delete on the "+
-				"data topic, Write and Describe on the transactional ID flinkagents-cleanup-<control topic>), then re-run.", err))
+			"Grant the provider's principal the ACL the error names, then re-run. "+requiredPermissionsHint, err))
 }
 
 // ProviderConfigIncomplete reports a provider block that cannot produce a

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 // kafkaFailure is what an operator can do about an error from Kafka: the
@@ -61,6 +63,9 @@ func (f kafkaFailure) diagnostic(op string, err error, brokers []string) diag.Di
 	case failureSASLAuth:
 		return saslAuthFailed(op, err)
 	case failureNotAuthorized:
+		if need, ok := permissions.Refused(err); ok {
+			return missingPermission(op, need, err)
+		}
 		return notAuthorized(op, err)
 	case failureTimeout:
 		return kafkaTimeout(op, err)

@@ -115,11 +115,11 @@ func New(cfg Config) (*Client, error) {
 	admin := kadm.NewClient(cl)
 	admin.SetTimeoutMillis(int32(cfg.Timeout / time.Millisecond))
 	c := &Client{cfg: cfg, opts: opts, kgo: cl, admin: admin, slots: make(chan struct{}, cfg.MaxInFlight)}
-	c.topics = newCoalescer(c, opDescribeTopic, c.describeTopics)
-	c.configs = newCoalescer(c, opDescribeConfigs, c.describeTopicConfigs)
-	c.startOffsets = newOffsetsCoalescer(c, "list start offsets", admin.ListStartOffsets)
-	c.endOffsets = newOffsetsCoalescer(c, "list end offsets", admin.ListEndOffsets)
-	c.committedEnds = newOffsetsCoalescer(c, "list committed end offset", admin.ListCommittedOffsets)
+	c.topics = newCoalescer(c, OpDescribeTopic, c.describeTopics)
+	c.configs = newCoalescer(c, OpDescribeConfigs, c.describeTopicConfigs)
+	c.startOffsets = newOffsetsCoalescer(c, OpListStartOffsets, admin.ListStartOffsets)
+	c.endOffsets = newOffsetsCoalescer(c, OpListEndOffsets, admin.ListEndOffsets)
+	c.committedEnds = newOffsetsCoalescer(c, OpListCommittedEnd, admin.ListCommittedOffsets)
 	return c, nil
 }
 

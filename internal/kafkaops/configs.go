@@ -15,9 +15,6 @@ type ConfigValue struct {
 	Null bool
 }
 
-// opDescribeConfigs names TopicConfigs in errors.
-const opDescribeConfigs = "describe topic configs"
-
 // TopicConfigs returns every config of a topic.
 func (c *Client) TopicConfigs(ctx context.Context, name string) (map[string]ConfigValue, error) {
 	return c.configs.do(ctx, name)
@@ -33,10 +30,10 @@ func (c *Client) describeTopicConfigs(ctx context.Context, names []string) (func
 	return func(name string) (map[string]ConfigValue, error) {
 		rc, err := rcs.On(name, nil)
 		if err != nil {
-			return nil, opErr(opDescribeConfigs, name, err)
+			return nil, opErr(OpDescribeConfigs, name, err)
 		}
 		if rc.Err != nil {
-			return nil, opErr(opDescribeConfigs, name, errWithMessage(rc.Err, rc.ErrMessage))
+			return nil, opErr(OpDescribeConfigs, name, errWithMessage(rc.Err, rc.ErrMessage))
 		}
 		out := make(map[string]ConfigValue, len(rc.Configs))
 		for _, cfg := range rc.Configs {
@@ -61,7 +58,7 @@ func (c *Client) AlterTopicConfigs(ctx context.Context, name string, set map[str
 	defer cancel()
 	release, err := c.acquire(ctx)
 	if err != nil {
-		return opErr("alter topic configs", name, err)
+		return opErr(OpAlterConfigs, name, err)
 	}
 	defer release()
 	alters := make([]kadm.AlterConfig, 0, len(set)+len(remove))
@@ -73,14 +70,14 @@ func (c *Client) AlterTopicConfigs(ctx context.Context, name string, set map[str
 	}
 	resps, err := c.admin.AlterTopicConfigs(ctx, alters, name)
 	if err != nil {
-		return opErr("alter topic configs", name, err)
+		return opErr(OpAlterConfigs, name, err)
 	}
 	resp, err := resps.On(name, nil)
 	if err != nil {
-		return opErr("alter topic configs", name, err)
+		return opErr(OpAlterConfigs, name, err)
 	}
 	if resp.Err != nil {
-		return opErr("alter topic configs", name, errWithMessage(resp.Err, resp.ErrMessage))
+		return opErr(OpAlterConfigs, name, errWithMessage(resp.Err, resp.ErrMessage))
 	}
 	return nil
 }

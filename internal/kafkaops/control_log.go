@@ -64,7 +64,7 @@ func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(Contr
 	}
 	start, ok := starts[controlPartition]
 	if !ok {
-		return 0, opErr("read control log", topic, errors.New("partition 0 does not exist"))
+		return 0, opErr(OpReadControlLog, topic, errors.New("partition 0 does not exist"))
 	}
 	end, err := c.committedEnd(ctx, topic, controlPartition)
 	if err != nil {
@@ -76,7 +76,7 @@ func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(Contr
 	for offset < end {
 		resp, err := c.fetch(ctx, t, leader, offset)
 		if err != nil {
-			return 0, opErr("read control log", topic, fmt.Errorf("fetch at offset %d: %w", offset, err))
+			return 0, opErr(OpReadControlLog, topic, fmt.Errorf("fetch at offset %d: %w", offset, err))
 		}
 		fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
 			Offset:         offset,
@@ -91,11 +91,11 @@ func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(Contr
 				}
 				leader = t.Leaders[controlPartition]
 				if err := pause(ctx, &stalls); err != nil {
-					return 0, opErr("read control log", topic, fmt.Errorf("partition 0 leader keeps moving: %w", fp.Err))
+					return 0, opErr(OpReadControlLog, topic, fmt.Errorf("partition 0 leader keeps moving: %w", fp.Err))
 				}
 				continue
 			}
-			return 0, opErr("read control log", topic, fmt.Errorf("fetch at offset %d: %w", offset, fp.Err))
+			return 0, opErr(OpReadControlLog, topic, fmt.Errorf("fetch at offset %d: %w", offset, fp.Err))
 		}
 		for _, r := range fp.Records {
 			if r.Offset >= end {
@@ -109,7 +109,7 @@ func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(Contr
 			// An empty answer below the end offset: the leader has not
 			// caught up with what it reported, or a follower became leader.
 			if err := pause(ctx, &stalls); err != nil {
-				return 0, opErr("read control log", topic, fmt.Errorf("no progress at offset %d of %d", offset, end))
+				return 0, opErr(OpReadControlLog, topic, fmt.Errorf("no progress at offset %d of %d", offset, end))
 			}
 			continue
 		}

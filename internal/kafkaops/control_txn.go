@@ -79,7 +79,7 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
-		return nil, opErr("begin control transaction", topic, err)
+		return nil, opErr(OpBeginControlTxn, topic, err)
 	}
 	if _, _, err := cl.ProducerID(ctx); err != nil {
 		cl.Close()
@@ -91,18 +91,18 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 				"i.e. transaction.state.log.replication.factor and transaction.state.log.min.isr are at most the number of brokers, "+
 				"and that the principal may WRITE and DESCRIBE transactional ID %q)", err, TransactionalID(topic))
 		}
-		return nil, opErr("begin control transaction", topic, fencedOr(err))
+		return nil, opErr(OpBeginControlTxn, topic, fencedOr(err))
 	}
 	if err := cl.BeginTransaction(); err != nil {
 		cl.Close()
-		return nil, opErr("begin control transaction", topic, err)
+		return nil, opErr(OpBeginControlTxn, topic, err)
 	}
 	return &controlTxn{c: c, cl: cl, topic: topic, last: -1}, nil
 }
 
 func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 	if t.closed {
-		return opErr("append control record", t.topic, errors.New("the transaction was abandoned after an unanswered append"))
+		return opErr(OpAppendControlRecord, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
 	}
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
@@ -114,7 +114,7 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 	select {
 	case <-done:
 		if produceErr != nil {
-			return opErr("append control record", t.topic, fencedOr(produceErr))
+			return opErr(OpAppendControlRecord, t.topic, fencedOr(produceErr))
 		}
 	case <-ctx.Done():
 		// franz-go never fails an idempotent batch that was sent and not
@@ -125,7 +125,7 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 		// so nothing this append wrote becomes visible.
 		t.close()
 		<-done
-		return opErr("append control record", t.topic, fmt.Errorf(
+		return opErr(OpAppendControlRecord, t.topic, fmt.Errorf(
 			"no acknowledgement from the control partition's leader (%w); the transaction was abandoned and the coordinator aborts it within %s, so nothing was recorded",
 			waitErr(ctx, start), ControlTxnTimeout))
 	}
@@ -147,13 +147,13 @@ func (t *controlTxn) close() {
 // protocol re-reads the control log right after committing.
 func (t *controlTxn) Commit(ctx context.Context) error {
 	if t.closed {
-		return opErr("commit control transaction", t.topic, errors.New("the transaction was abandoned after an unanswered append"))
+		return opErr(OpCommitControlTxn, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
 	}
 	defer t.close()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	if err := t.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		return opErr("commit control transaction", t.topic, fencedOr(err))
+		return opErr(OpCommitControlTxn, t.topic, fencedOr(err))
 	}
 	if t.last < 0 {
 		return nil
@@ -167,7 +167,7 @@ func (t *controlTxn) Commit(ctx context.Context) error {
 			return nil
 		}
 		if err := pause(ctx, &stalls); err != nil {
-			return opErr("commit control transaction", t.topic,
+			return opErr(OpCommitControlTxn, t.topic,
 				fmt.Errorf("committed, but readers still do not see offset %d (last stable offset %d)", t.last, end))
 		}
 	}

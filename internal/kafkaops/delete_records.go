@@ -16,7 +16,7 @@ func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32
 	defer cancel()
 	release, err := c.acquire(ctx)
 	if err != nil {
-		return nil, opErr("delete records", topic, err)
+		return nil, opErr(OpDeleteRecords, topic, err)
 	}
 	defer release()
 	var req kadm.Offsets
@@ -25,10 +25,10 @@ func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32
 	}
 	resps, err := c.admin.DeleteRecords(ctx, req)
 	if err != nil {
-		return nil, opErr("delete records", topic, err)
+		return nil, opErr(OpDeleteRecords, topic, err)
 	}
 	out := make(map[int32]int64, len(upTo))
-	perr := partitionErrors{op: "delete records", topic: topic}
+	perr := partitionErrors{op: OpDeleteRecords, topic: topic}
 	for p := range upTo {
 		r, ok := resps.Lookup(topic, p)
 		switch {

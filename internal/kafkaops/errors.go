@@ -11,6 +11,25 @@ import (
 // ErrTopicNotFound: the broker does not know the topic.
 var ErrTopicNotFound = errors.New("topic not found")
 
+// The operations OpError.Op names, one per kind of request this package
+// sends. They are exported so that a refusal can be traced to the ACL the
+// broker checked (internal/permissions maps each to it).
+const (
+	OpCreateTopic         = "create topic"
+	OpDeleteTopic         = "delete topic"
+	OpDescribeTopic       = "describe topic"
+	OpDescribeConfigs     = "describe topic configs"
+	OpAlterConfigs        = "alter topic configs"
+	OpListStartOffsets    = "list start offsets"
+	OpListEndOffsets      = "list end offsets"
+	OpListCommittedEnd    = "list committed end offset"
+	OpDeleteRecords       = "delete records"
+	OpReadControlLog      = "read control log"
+	OpBeginControlTxn     = "begin control transaction"
+	OpAppendControlRecord = "append control record"
+	OpCommitControlTxn    = "commit control transaction"
+)
+
 // partitionErrors collects per-partition failures so one message names
 // every failed partition instead of only the first.
 type partitionErrors struct {

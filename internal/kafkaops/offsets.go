@@ -28,7 +28,7 @@ func (c *Client) committedEnd(ctx context.Context, topic string, partition int32
 	}
 	end, ok := offs[partition]
 	if !ok {
-		return 0, opErr("list committed end offset", topic, fmt.Errorf("partition %d was not answered", partition))
+		return 0, opErr(OpListCommittedEnd, topic, fmt.Errorf("partition %d was not answered", partition))
 	}
 	return end, nil
 }

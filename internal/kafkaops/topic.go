@@ -24,9 +24,6 @@ type Topic struct {
 	AuthorizedOperations []kadm.ACLOperation
 }
 
-// opDescribeTopic names DescribeTopic in errors.
-const opDescribeTopic = "describe topic"
-
 // DescribeTopic returns the topic's identity. A missing topic wraps
 // ErrTopicNotFound; any partition the broker reports with an error fails the
 // call, because an identity we cannot fully see is an identity we cannot trust.
@@ -50,16 +47,16 @@ func (c *Client) describeTopics(ctx context.Context, names []string) (func(strin
 func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 	td, ok := md.Topics[name]
 	if !ok {
-		return Topic{}, opErr(opDescribeTopic, name, errors.New("the broker's metadata response did not include the topic"))
+		return Topic{}, opErr(OpDescribeTopic, name, errors.New("the broker's metadata response did not include the topic"))
 	}
 	if td.Err != nil {
 		if errors.Is(td.Err, kerr.UnknownTopicOrPartition) {
-			return Topic{}, opErr(opDescribeTopic, name, errors.Join(ErrTopicNotFound, td.Err))
+			return Topic{}, opErr(OpDescribeTopic, name, errors.Join(ErrTopicNotFound, td.Err))
 		}
-		return Topic{}, opErr(opDescribeTopic, name, td.Err)
+		return Topic{}, opErr(OpDescribeTopic, name, td.Err)
 	}
 	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions)), AuthorizedOperations: slices.Clone(td.AuthorizedOperations)}
-	perr := partitionErrors{op: opDescribeTopic, topic: name}
+	perr := partitionErrors{op: OpDescribeTopic, topic: name}
 	for p, pd := range td.Partitions {
 		// LEADER_NOT_AVAILABLE only says the partition is between leaders;
 		// it still exists, which is all identity needs.
@@ -110,7 +107,7 @@ func (c *Client) awaitTopic(ctx context.Context, name string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return opErr("create topic", name, fmt.Errorf("created, but not visible in every broker's metadata within %v: %w", c.cfg.Timeout, last))
+			return opErr(OpCreateTopic, name, fmt.Errorf("created, but not visible in every broker's metadata within %v: %w", c.cfg.Timeout, last))
 		case <-time.After(wait):
 		}
 	}
@@ -147,7 +144,7 @@ func (c *Client) createTopic(ctx context.Context, name string, partitions int32,
 	defer cancel()
 	release, err := c.acquire(ctx)
 	if err != nil {
-		return TopicID{}, opErr("create topic", name, err)
+		return TopicID{}, opErr(OpCreateTopic, name, err)
 	}
 	defer release()
 	cfg := make(map[string]*string, len(configs))
@@ -156,13 +153,13 @@ func (c *Client) createTopic(ctx context.Context, name string, partitions int32,
 	}
 	resp, err := c.admin.CreateTopic(ctx, partitions, replicationFactor, cfg, name)
 	if err != nil {
-		return TopicID{}, opErr("create topic", name, err)
+		return TopicID{}, opErr(OpCreateTopic, name, err)
 	}
 	if resp.Err != nil {
 		if resp.ErrMessage != "" {
-			return TopicID{}, opErr("create topic", name, errors.Join(resp.Err, errors.New(resp.ErrMessage)))
+			return TopicID{}, opErr(OpCreateTopic, name, errors.Join(resp.Err, errors.New(resp.ErrMessage)))
 		}
-		return TopicID{}, opErr("create topic", name, resp.Err)
+		return TopicID{}, opErr(OpCreateTopic, name, resp.Err)
 	}
 	return TopicID(resp.ID), nil
 }
@@ -174,15 +171,15 @@ func (c *Client) DeleteTopic(ctx context.Context, name string) error {
 	defer cancel()
 	release, err := c.acquire(ctx)
 	if err != nil {
-		return opErr("delete topic", name, err)
+		return opErr(OpDeleteTopic, name, err)
 	}
 	defer release()
 	resp, err := c.admin.DeleteTopic(ctx, name)
 	if err != nil {
-		return opErr("delete topic", name, err)
+		return opErr(OpDeleteTopic, name, err)
 	}
 	if resp.Err != nil && !errors.Is(resp.Err, kerr.UnknownTopicOrPartition) {
-		return opErr("delete topic", name, resp.Err)
+		return opErr(OpDeleteTopic, name, resp.Err)
 	}
 	return nil
 }

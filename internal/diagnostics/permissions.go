@@ -1,0 +1,39 @@
+package diagnostics
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
+)
+
+// requiredPermissionsHint points at where the whole set of ACLs is listed.
+const requiredPermissionsHint = "data.flinkagents_required_permissions renders every ACL Terraform's principal and the Flink job's " +
+	"principal need for a topic pair (guide: Required permissions)."
+
+// missingPermission reports a request the broker refused for lack of the
+// ACL need names: we are authenticated, and know which permission is
+// missing.
+func missingPermission(op string, need permissions.Need, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Missing Kafka Permission",
+		detail(fmt.Sprintf("%s, the broker refused %s (the %s request) to the provider's principal", op, need, need.Request),
+			fmt.Sprintf("Grant the principal %s on %s %q, then re-run; every operation of this provider converges when repeated. %s",
+				need.GrantedByText(), need.ResourceType.Noun(), need.Name, requiredPermissionsHint), err))
+}
+
+// InvalidMSKClusterARN refuses an msk_cluster_arn that names no MSK cluster.
+func InvalidMSKClusterARN(attr path.Path, arn string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Invalid MSK Cluster ARN",
+		fmt.Sprintf("%q is not an MSK cluster ARN. It has the form arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID "+
+			"(aws_msk_cluster.<name>.arn, or `aws kafka list-clusters-v2`); the topic and transactional-ID ARNs of the policies "+
+			"are built from its parts.", arn))
+}
+
+// RequiredPermissionsNotRendered reports inputs the permissions table
+// cannot be rendered for (the schema's validators catch most before).
+func RequiredPermissionsNotRendered(err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Required Permissions Not Rendered",
+		detail("rendering the ACLs of a topic pair, the inputs were refused", "Fix the attribute the error names.", err))
+}

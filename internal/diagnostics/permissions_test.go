@@ -1,0 +1,61 @@
+package diagnostics
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// A refused request whose ACL is known names it, the operations that
+// include it, and where the whole set is listed.
+func TestMissingPermission(t *testing.T) {
+	for _, tt := range []struct {
+		err   error
+		names string
+	}{
+		{&kafkaops.OpError{Op: kafkaops.OpAlterConfigs, Topic: "orders", Err: kerr.TopicAuthorizationFailed},
+			`ALTER_CONFIGS on topic "orders" (the alter topic configs request)`},
+		{&kafkaops.OpError{Op: kafkaops.OpDescribeTopic, Topic: "orders", Err: kerr.TopicAuthorizationFailed},
+			`Grant the principal DESCRIBE (or READ, WRITE, DELETE, ALTER, which Kafka treats as including it) on topic "orders"`},
+		{&kafkaops.OpError{Op: kafkaops.OpBeginControlTxn, Topic: "c", Err: fmt.Errorf("init: %w", kerr.TransactionalIDAuthorizationFailed)},
+			`WRITE on transactional ID "flinkagents-cleanup-c"`},
+	} {
+		d := FromKafkaErrorVia(op, tt.err, "k1:9092 over TLS with SASL SCRAM-SHA-512 as user terraform")
+		assertShapeOf(t, d, op, "Missing Kafka Permission", tt.names, nil)
+		for _, want := range []string{"data.flinkagents_required_permissions", "Connection: k1:9092"} {
+			if !strings.Contains(d.Detail(), want) {
+				t.Errorf("detail lacks %q:\n%s", want, d.Detail())
+			}
+		}
+	}
+	// An authorization failure no request names keeps the general advice.
+	if d := FromKafkaErrorVia(op, kerr.TopicAuthorizationFailed, ""); d.Summary() != "Kafka Authorization Failed" ||
+		!strings.Contains(d.Detail(), "data.flinkagents_required_permissions") {
+		t.Errorf("%s:\n%s", d.Summary(), d.Detail())
+	}
+}
+
+// The cleanup core names the refused ACL itself; the diagnostic keeps its
+// words and adds the advice.
+func TestMissingPermissionForCleanup(t *testing.T) {
+	err := fmt.Errorf("%w: the broker refused DESCRIBE on topic \"d\" to the principal (describe topic); the required permissions grant it "+
+		"through DELETE on the action-state topic. Nothing was written or deleted: %w", cleanup.ErrNotAuthorized,
+		&kafkaops.OpError{Op: kafkaops.OpDescribeTopic, Topic: "d", Err: kerr.TopicAuthorizationFailed})
+	d := FromCleanupErrorVia(op, err, "")
+	assertShape(t, d, "Missing Kafka Permission For Cleanup", "data.flinkagents_required_permissions", err)
+}
+
+func TestRequiredPermissionsDiagnostics(t *testing.T) {
+	d := InvalidMSKClusterARN(path.Root("msk_cluster_arn"), "arn:aws:kafka:x")
+	if d.Summary() != "Invalid MSK Cluster ARN" || !strings.Contains(d.Detail(), "cluster/NAME/UUID") {
+		t.Errorf("%s: %s", d.Summary(), d.Detail())
+	}
+	err := fmt.Errorf("bad principal")
+	assertShapeOf(t, RequiredPermissionsNotRendered(err), "rendering the ACLs", "Required Permissions Not Rendered", "Fix the attribute", err)
+}
