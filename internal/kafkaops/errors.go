@@ -28,6 +28,8 @@ const (
 	OpBeginControlTxn     = "begin control transaction"
 	OpAppendControlRecord = "append control record"
 	OpCommitControlTxn    = "commit control transaction"
+	OpReassignPartitions  = "reassign partitions"
+	OpRaiseReplication    = "raise replication factor"
 )
 
 // partitionErrors collects per-partition failures so one message names

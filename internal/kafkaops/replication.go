@@ -30,7 +30,7 @@ func (c *Client) RaiseReplicationFactor(ctx context.Context, topic string, repli
 	brokers := md.Brokers.NodeIDs()
 	slices.Sort(brokers)
 	if replicationFactor > len(brokers) {
-		return opErr("raise replication factor", topic,
+		return opErr(OpRaiseReplication, topic,
 			fmt.Errorf("replication factor %d needs %d brokers, the cluster has %d (%v)", replicationFactor, replicationFactor, len(brokers), brokers))
 	}
 	load := map[int32]int{} // replicas of this topic per broker, to spread new ones
@@ -80,14 +80,14 @@ func (c *Client) alterAssignments(ctx context.Context, topic string, req kadm.Al
 	defer cancel()
 	release, err := c.acquire(ctx)
 	if err != nil {
-		return opErr("reassign partitions", topic, err)
+		return opErr(OpReassignPartitions, topic, err)
 	}
 	defer release()
 	resps, err := c.admin.AlterPartitionAssignments(ctx, req)
 	if err != nil {
-		return opErr("reassign partitions", topic, err)
+		return opErr(OpReassignPartitions, topic, err)
 	}
-	perr := partitionErrors{op: "reassign partitions", topic: topic}
+	perr := partitionErrors{op: OpReassignPartitions, topic: topic}
 	for _, r := range resps.Sorted() {
 		if r.Err != nil {
 			perr.add(r.Partition, fmt.Errorf("%w %s", r.Err, r.ErrMessage))
@@ -120,7 +120,7 @@ func (c *Client) awaitInSync(ctx context.Context, topic string, replicationFacto
 		}
 		select {
 		case <-ctx.Done():
-			return opErr("raise replication factor", topic, fmt.Errorf(
+			return opErr(OpRaiseReplication, topic, fmt.Errorf(
 				"%d of %d partitions have all %d replicas in sync; the reassignment goes on in the cluster and the next apply waits for it (%w)",
 				inSync, len(parts), replicationFactor, waitErr(ctx, start)))
 		case <-time.After(500 * time.Millisecond):
@@ -135,19 +135,19 @@ func (c *Client) freshMetadata(ctx context.Context, topic string) (kadm.Metadata
 	defer cancel()
 	release, err := c.acquire(ctx)
 	if err != nil {
-		return kadm.Metadata{}, opErr(opDescribeTopic, topic, err)
+		return kadm.Metadata{}, opErr(OpDescribeTopic, topic, err)
 	}
 	defer release()
 	md, err := c.admin.Metadata(kadm.WithAuthorizedOps(ctx), topic)
 	if err != nil {
-		return md, opErr(opDescribeTopic, topic, err)
+		return md, opErr(OpDescribeTopic, topic, err)
 	}
 	td, ok := md.Topics[topic]
 	switch {
 	case !ok:
-		return md, opErr(opDescribeTopic, topic, errors.New("the broker's metadata response did not include the topic"))
+		return md, opErr(OpDescribeTopic, topic, errors.New("the broker's metadata response did not include the topic"))
 	case td.Err != nil:
-		return md, opErr(opDescribeTopic, topic, td.Err)
+		return md, opErr(OpDescribeTopic, topic, td.Err)
 	}
 	return md, nil
 }
