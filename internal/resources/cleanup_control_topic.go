@@ -47,6 +47,7 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 	validate:   validateControlTopic,
 	plan:       func(*controlTopicModel, *controlTopicModel, *diag.Diagnostics) {}, // nothing beyond the shared attributes
 	fill:       fillControlTopic,
+	adopt:      adoptControlTopic,
 }
 
 // controlReservedKeys: anything that could let the broker delete a
