@@ -179,6 +179,30 @@ func (w *Workdir) serve(ctx context.Context, addr string, server func() tfprotov
 	}
 }
 
+// SkipBelowCLI skips a test the CLI under test (terraform, or what
+// TF_ACC_TERRAFORM_PATH names) is too old for: why names the feature.
+func SkipBelowCLI(t *testing.T, major, minor int, why string) {
+	t.Helper()
+	requireTerraform(t)
+	out, err := exec.Command(terraformPath(), "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", terraformPath(), err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if i := bytes.IndexByte(out, '{'); i < 0 || json.Unmarshal(out[i:], &v) != nil {
+		t.Fatalf("%s version -json printed no version:\n%s", terraformPath(), out)
+	}
+	var gotMajor, gotMinor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &gotMajor, &gotMinor); err != nil {
+		t.Fatalf("%s reports version %q: %v", terraformPath(), v.Version, err)
+	}
+	if gotMajor < major || (gotMajor == major && gotMinor < minor) {
+		t.Skipf("%s needs %d.%d or later; the CLI under test is %s", why, major, minor, v.Version)
+	}
+}
+
 func terraformPath() string {
 	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
 		return p

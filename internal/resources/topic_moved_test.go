@@ -199,6 +199,7 @@ func showPlan(t *testing.T, w *acctest.Workdir) map[string]plannedChange {
 // topics (IDs), every record still there, the enforced settings applied in
 // place, the other settings kept.
 func TestTopicsMovedFromMongeyProvider(t *testing.T) {
+	acctest.SkipBelowCLI(t, 1, 8, "moving state between resource types of different providers")
 	e := acctest.New(t)
 	data, control := e.Name("orders-agent-action-state"), e.Name("orders-agent-cleanup-control")
 	// As the Mongey provider created them (for a job using tombstones).
@@ -315,6 +316,7 @@ func assertSameTopic(t *testing.T, e *acctest.Env, name, id string, records int6
 // A Mongey topic with several partitions cannot become a control topic: the
 // move is refused at plan time, and nothing changes.
 func TestMovedFromMongeyRefusesAPartitionedControlTopic(t *testing.T) {
+	acctest.SkipBelowCLI(t, 1, 8, "moving state between resource types of different providers")
 	e := acctest.New(t)
 	name := e.Name("orders-agent-cleanup-control")
 	e.CreateTopic(name, 3, map[string]string{"cleanup.policy": "compact"})
