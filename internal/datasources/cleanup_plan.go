@@ -245,6 +245,9 @@ func (m *cleanupPlanModel) follow(ctx context.Context, store *checkpointstore.Ro
 	case errors.Is(err, recoveryplan.ErrNoRecoveryPoints):
 		diags.Append(diagnostics.NoRecoveryPointToFollow(op, err))
 		return derived, false
+	case errors.Is(err, recoveryplan.ErrRetiredWhileReading):
+		diags.Append(diagnostics.RecoveryPointsRetiredWhileReading(op, err))
+		return derived, false
 	case err != nil && chosen.Point.Path == "" && errors.Is(err, checkpoint.ErrNotFound):
 		diags.Append(diagnostics.RecoveryPointDirNotFound(op, err))
 		return derived, false

@@ -88,6 +88,15 @@ func NoRecoveryPointToFollow(op string, err error) diag.Diagnostic {
 			"count = data.flinkagents_cleanup_plan.<name>.plan_json == null ? 0 : 1.", err))
 }
 
+// RecoveryPointsRetiredWhileReading reports that every point chosen in a
+// job's directories was deleted before it could be read.
+func RecoveryPointsRetiredWhileReading(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Recovery Points Deleted While Being Read",
+		detail(op, "Each recovery point chosen was deleted between the listing and the read, several times in a row. Flink "+
+			"retires a checkpoint or two as each new one completes; this is faster than that. Nothing was planned. Run again; "+
+			"if it persists, look for something else deleting checkpoints (a bucket lifecycle rule, a cleanup job).", err))
+}
+
 // FewerRecoveryPointsThanNthNewest warns that nth_newest asked for a point
 // beyond the oldest, which the plan follows instead.
 func FewerRecoveryPointsThanNthNewest(nth, listed int, oldest string) diag.Diagnostic {

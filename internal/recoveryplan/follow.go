@@ -44,9 +44,14 @@ type Chosen struct {
 	Clamped bool
 }
 
-// ErrNoRecoveryPoints reports directories that exist but hold no complete
-// recovery point yet (the job has not completed a checkpoint).
-var ErrNoRecoveryPoints = errors.New("no complete recovery point")
+var (
+	// ErrNoRecoveryPoints reports directories that exist but hold no
+	// complete recovery point yet (the job has not completed a checkpoint).
+	ErrNoRecoveryPoints = errors.New("no complete recovery point")
+	// ErrRetiredWhileReading reports that every point FromDirs chose was
+	// deleted before it could be read, followAttempts times in a row.
+	ErrRetiredWhileReading = errors.New("recovery points deleted while being read")
+)
 
 // followAttempts bounds how often FromDirs lists again because the point it
 // chose was retired while being read. Flink retires at most a few
@@ -83,7 +88,8 @@ func (f Follow) choose(points []checkpoint.RecoveryPoint) Chosen {
 //
 // Errors: checkpoint.ErrNotFound when a directory does not exist and
 // ErrNoRecoveryPoints when they hold no complete point, both with an empty
-// Chosen; otherwise FromPoint's for the chosen point, which Chosen names.
+// Chosen; ErrRetiredWhileReading; otherwise FromPoint's for the chosen
+// point, which Chosen names.
 func FromDirs(ctx context.Context, st Store, checkpointDir, savepointDir string, f Follow, sel checkpoint.Selector) (Result, Chosen, error) {
 	var retired []string
 	var chosen Chosen
@@ -105,9 +111,8 @@ func FromDirs(ctx context.Context, st Store, checkpointDir, savepointDir string,
 		}
 		retired = append(retired, chosen.Point.Path)
 	}
-	return Result{}, chosen, fmt.Errorf("%w: each recovery point chosen in %s was deleted before it could be read (%s); "+
-		"something deletes them faster than Flink retires checkpoints", checkpoint.ErrNotFound,
-		describeDirs(checkpointDir, savepointDir), strings.Join(retired, ", "))
+	return Result{}, chosen, fmt.Errorf("%w: each recovery point chosen in %s was deleted before it could be read (%s)",
+		ErrRetiredWhileReading, describeDirs(checkpointDir, savepointDir), strings.Join(retired, ", "))
 }
 
 // mayBeRetired reports a read failure that a point's deletion explains: a

@@ -140,7 +140,7 @@ func TestFromDirsChoosesAgainWhenTheChosenPointIsRetiredMidRead(t *testing.T) {
 		st.retire[filepath.Join(dir, fmt.Sprintf("chk-%d", id))] = true
 	}
 	_, _, err = recoveryplan.FromDirs(context.Background(), st, dir, "", recoveryplan.Follow{}, checkpoint.Selector{})
-	if !errors.Is(err, checkpoint.ErrNotFound) || !strings.Contains(err.Error(), "deleted before it could be read") || len(st.retired) != 3 {
+	if !errors.Is(err, recoveryplan.ErrRetiredWhileReading) || !strings.Contains(err.Error(), "deleted before it could be read") || len(st.retired) != 3 {
 		t.Fatalf("every chosen point deleted: %v (retired %v)", err, st.retired)
 	}
 }
@@ -170,5 +170,31 @@ func TestFromDirsWithoutPoints(t *testing.T) {
 	_, _, err = recoveryplan.FromDirs(context.Background(), checkpoint.LocalStorage{}, filepath.Join(empty, "missing"), "", recoveryplan.Follow{}, checkpoint.Selector{})
 	if !errors.Is(err, checkpoint.ErrNotFound) || errors.Is(err, recoveryplan.ErrNoRecoveryPoints) {
 		t.Fatalf("missing directory: %v", err)
+	}
+}
+
+// A job directory holding a checkpoint real Flink wrote (state inline in
+// _metadata), beside the in-progress next one: the followed plan is the one
+// FromPath derives from the same checkpoint.
+func TestFromDirsFollowsARealFlinkCheckpoint(t *testing.T) {
+	name := "2.3-checkpoint-p4"
+	o := readOracle(t, name)
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, o.SnapshotPath), os.DirFS(filepath.Join(fixtures, name, o.SnapshotPath))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "chk-1000"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, chosen, err := recoveryplan.FromDirs(context.Background(), checkpoint.LocalStorage{}, dir, "", recoveryplan.Follow{}, checkpoint.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := recoveryplan.FromPath(context.Background(), checkpoint.LocalStorage{}, filepath.Join(dir, o.SnapshotPath), checkpoint.Selector{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chosen.Listed != 1 || !res.Plan.Equal(want.Plan) || res.Plan.ID() != want.Plan.ID() || len(res.Read.Markers) != len(o.Markers) {
+		t.Fatalf("followed %+v: plan %+v from %d markers, want %+v from %d", chosen, res.Plan, len(res.Read.Markers), want.Plan, len(o.Markers))
 	}
 }
