@@ -3,6 +3,7 @@ package resources
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -109,13 +110,7 @@ func (from movedTopic) managedConfig(reserved map[string]string, diags *diag.Dia
 	}
 	kept := map[string]string{}
 	var dropped []string
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range from.config {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, k := range slices.Sorted(maps.Keys(from.config)) {
 		if why, ok := reserved[strings.TrimSpace(k)]; ok {
 			dropped = append(dropped, fmt.Sprintf("%s=%s (%s)", k, from.config[k], why))
 			continue
