@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,27 +16,51 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider"
 )
 
+// RegistryHost is the registry host unqualified provider sources resolve
+// to: registry.terraform.io, or TF_ACC_PROVIDER_HOST (registry.opentofu.org
+// when the suite runs under OpenTofu).
+func RegistryHost() string {
+	if h := os.Getenv("TF_ACC_PROVIDER_HOST"); h != "" {
+		return h
+	}
+	return "registry.terraform.io"
+}
+
 // ProviderAddress is the provider's registry address, as configurations
 // require it (source = "actionstate/flinkagents").
-const ProviderAddress = "registry.terraform.io/actionstate/flinkagents"
+func ProviderAddress() string { return RegistryHost() + "/actionstate/flinkagents" }
 
 // Workdir is a Terraform working directory driven with the real CLI, the
 // provider served in-process (reattached, so no build and no registry). It
 // is for what terraform-plugin-testing cannot run: configurations that call
-// modules, whose state its legacy state shim refuses.
+// modules, whose state its legacy state shim refuses, and state written by
+// another provider.
 type Workdir struct {
 	t   *testing.T
 	Dir string
+	// others are further providers served beside ours, by address.
+	others map[string]func() tfprotov6.ProviderServer
 }
 
 // Workdir returns an empty working directory removed by the test.
 func (e *Env) Workdir() *Workdir {
 	return &Workdir{t: e.t, Dir: e.t.TempDir()}
+}
+
+// Serve serves another provider in-process to every later command, under
+// its registry address (host/namespace/type), for example a stand-in for a
+// provider whose state a moved block takes over.
+func (w *Workdir) Serve(address string, server func() tfprotov6.ProviderServer) {
+	if w.others == nil {
+		w.others = map[string]func() tfprotov6.ProviderServer{}
+	}
+	w.others[address] = server
 }
 
 // Write writes one configuration file into the directory.
@@ -65,6 +90,12 @@ func (w *Workdir) Output(name string, v any) {
 	}
 }
 
+// TerraformErr runs one terraform command expected to fail and returns its
+// standard output and how it ended (the error carries standard error).
+func (w *Workdir) TerraformErr(args ...string) ([]byte, error) {
+	return w.run(nil, args...)
+}
+
 // TerraformInterrupted runs one terraform command and interrupts it, as
 // Ctrl-C at a terminal does, when interrupt is closed; it returns what the
 // command wrote and how it ended (an error, normally).
@@ -76,31 +107,28 @@ func (w *Workdir) TerraformInterrupted(interrupt <-chan struct{}, args ...string
 // before it exits (nil: never).
 func (w *Workdir) run(interrupt <-chan struct{}, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	reattach := make(chan *plugin.ReattachConfig, 1)
-	closed := make(chan struct{})
-	serveErr := make(chan error, 1)
-	go func() {
-		serveErr <- tf6server.Serve(ProviderAddress, providerserver.NewProtocol6(provider.New("test")()),
-			tf6server.WithDebug(ctx, reattach, closed),
-			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
-			// Provider logs follow TF_LOG_SDK* and go to the test log,
-			// as under terraform-plugin-testing.
-			tf6server.WithLoggingSink(w.t))
-	}()
+	servers := map[string]func() tfprotov6.ProviderServer{ProviderAddress(): providerserver.NewProtocol6(provider.New("test")())}
+	maps.Copy(servers, w.others)
+	reattach := map[string]any{}
+	var stopped []chan struct{}
 	defer func() {
 		cancel()
-		<-closed
+		for _, closed := range stopped {
+			<-closed
+		}
 	}()
-	var cfg *plugin.ReattachConfig
-	select {
-	case cfg = <-reattach:
-	case err := <-serveErr:
-		return nil, errors.Join(errors.New("serving the provider"), err)
+	for addr, server := range servers {
+		cfg, closed, err := w.serve(ctx, addr, server)
+		if err != nil {
+			return nil, err
+		}
+		stopped = append(stopped, closed)
+		reattach[addr] = map[string]any{
+			"Protocol": cfg.Protocol, "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
+			"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
+		}
 	}
-	rc, err := json.Marshal(map[string]any{ProviderAddress: map[string]any{
-		"Protocol": cfg.Protocol, "ProtocolVersion": cfg.ProtocolVersion, "Pid": cfg.Pid, "Test": true,
-		"Addr": map[string]string{"Network": cfg.Addr.Network(), "String": cfg.Addr.String()},
-	}})
+	rc, err := json.Marshal(reattach)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +155,52 @@ func (w *Workdir) run(interrupt <-chan struct{}, args ...string) ([]byte, error)
 		return stdout.Bytes(), fmt.Errorf("%w\n%s", err, stderr.String())
 	}
 	return stdout.Bytes(), nil
+}
+
+// serve starts one provider server in debug mode until ctx ends; closed is
+// closed once it has stopped.
+func (w *Workdir) serve(ctx context.Context, addr string, server func() tfprotov6.ProviderServer) (*plugin.ReattachConfig, chan struct{}, error) {
+	reattach := make(chan *plugin.ReattachConfig, 1)
+	closed := make(chan struct{})
+	serveErr := make(chan error, 1)
+	go func() {
+		serveErr <- tf6server.Serve(addr, server,
+			tf6server.WithDebug(ctx, reattach, closed),
+			tf6server.WithGoPluginLogger(hclog.NewNullLogger()),
+			// Provider logs follow TF_LOG_SDK* and go to the test log,
+			// as under terraform-plugin-testing.
+			tf6server.WithLoggingSink(w.t))
+	}()
+	select {
+	case cfg := <-reattach:
+		return cfg, closed, nil
+	case err := <-serveErr:
+		return nil, nil, errors.Join(fmt.Errorf("serving provider %s", addr), err)
+	}
+}
+
+// SkipBelowCLI skips a test the CLI under test (terraform, or what
+// TF_ACC_TERRAFORM_PATH names) is too old for: why names the feature.
+func SkipBelowCLI(t *testing.T, major, minor int, why string) {
+	t.Helper()
+	requireTerraform(t)
+	out, err := exec.Command(terraformPath(), "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", terraformPath(), err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if i := bytes.IndexByte(out, '{'); i < 0 || json.Unmarshal(out[i:], &v) != nil {
+		t.Fatalf("%s version -json printed no version:\n%s", terraformPath(), out)
+	}
+	var gotMajor, gotMinor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &gotMajor, &gotMinor); err != nil {
+		t.Fatalf("%s reports version %q: %v", terraformPath(), v.Version, err)
+	}
+	if gotMajor < major || (gotMajor == major && gotMinor < minor) {
+		t.Skipf("%s needs %d.%d or later; the CLI under test is %s", why, major, minor, v.Version)
+	}
 }
 
 func terraformPath() string {

@@ -38,7 +38,7 @@ func checkpointStorageAttribute() schema.SingleNestedAttribute {
 		MarkdownDescription: "How to reach the store a checkpoint path names: `s3://`, `s3a://`, `s3p://`, `gs://`, `abfs://`, `abfss://`, " +
 			"`wasb://`, `wasbs://`, `file:` or a local path. Credentials come from each cloud's standard chain (AWS environment, " +
 			"profiles and web identity; Google Application Default Credentials; Azure connection string, account key or " +
-			"DefaultAzureCredential), never from configuration. See the [checkpoint storage guide](../guides/checkpoint-storage.md).",
+			"DefaultAzureCredential), never from configuration. See the [checkpoint storage guide](../guides/checkpoint-storage).",
 		Attributes: map[string]schema.Attribute{
 			"s3_endpoint": schema.StringAttribute{
 				Optional:            true,

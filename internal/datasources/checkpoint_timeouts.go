@@ -19,7 +19,7 @@ func readTimeoutBlock(ctx context.Context) schema.Block {
 		ReadDescription: "Deadline for the whole read, every checkpoint storage request of it together, as a Go duration such as " +
 			"`2m`. Default: none (absent or `0s`); each request is still bounded by the provider's `timeout`.",
 	}).(schema.SingleNestedBlock)
-	b.MarkdownDescription = "Bound on the whole checkpoint read; see the [checkpoint storage guide](../guides/checkpoint-storage.md#timeouts)."
+	b.MarkdownDescription = "Bound on the whole checkpoint read; see the [checkpoint storage guide](../guides/checkpoint-storage#timeouts)."
 	return b
 }
 

@@ -2,25 +2,37 @@ package datasources
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/recoveryplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+// The values of select.
+const (
+	selectOldest = "oldest"
+	selectNewest = "newest"
 )
 
 // uidHashValidator accepts Flink's operator uid hash: 32 hex digits.
@@ -44,6 +56,10 @@ type cleanupPlanDataSource struct {
 type cleanupPlanModel struct {
 	PlanJSONIn           types.String   `tfsdk:"plan_json"`
 	CheckpointPath       types.String   `tfsdk:"checkpoint_path"`
+	CheckpointDir        types.String   `tfsdk:"checkpoint_dir"`
+	SavepointDir         types.String   `tfsdk:"savepoint_dir"`
+	Select               types.String   `tfsdk:"select"`
+	NthNewest            types.Int64    `tfsdk:"nth_newest"`
 	OperatorUID          types.String   `tfsdk:"operator_uid"`
 	OperatorUIDHash      types.String   `tfsdk:"operator_uid_hash"`
 	Storage              types.Object   `tfsdk:"storage"`  // checkpoint_storage.go
@@ -66,18 +82,56 @@ func (d *cleanupPlanDataSource) Metadata(_ context.Context, req datasource.Metad
 func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A cleanup plan, derived natively from a Flink checkpoint or savepoint (no JVM), or parsed from a plan file " +
-			"written by the Java tool. Gives the same plan, plan ID and plan JSON bytes as the Java tool's `plan` command for the same path string.",
+			"written by the Java tool. Gives the same plan, plan ID and plan JSON bytes as the Java tool's `plan` command for the same path string.\n\n" +
+			"Flink deletes retained checkpoints (`chk-N`) beyond `state.checkpoints.num-retained` as new ones complete, so a plan pinned to " +
+			"one with `checkpoint_path` fails once it retires. To follow the job instead, set `checkpoint_dir` (and/or `savepoint_dir`): " +
+			"the plan derives from one of the complete recovery points found there, the oldest by default (`select`, `nth_newest`), and moves " +
+			"forward as Flink retires checkpoints. `source_recovery_point` and `checkpoint_id` say which point was chosen.",
 		Attributes: map[string]schema.Attribute{
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "Input: an existing plan file's contents (for example `file(\"plan.json\")`), parsed strictly. " +
-					"Output: the plan file exactly as the Java tool writes it. Set this or `checkpoint_path`.",
+					"Output: the plan file exactly as the Java tool writes it; null while `checkpoint_dir`/`savepoint_dir` hold no complete " +
+					"recovery point yet. Set this, `checkpoint_path`, or `checkpoint_dir`/`savepoint_dir`.",
 			},
 			"checkpoint_path": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "A retained checkpoint (`.../chk-42`), a savepoint directory, its `_metadata` file, or a `file:` URI; " +
 					"on an object store, its URI (`s3://`, `s3a://`, `s3p://`, `gs://`, `abfss://`, `wasbs://`, …; see `storage`). " +
-					"The string as given becomes the plan's `source_recovery_point` (and so part of its ID), as with the Java tool.",
+					"The string as given becomes the plan's `source_recovery_point` (and so part of its ID), as with the Java tool. " +
+					"Pin a savepoint this way; for retained checkpoints, which Flink deletes, prefer `checkpoint_dir`.",
+			},
+			"checkpoint_dir": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Follow a job's retained checkpoints: its checkpoint directory, the parent of its `chk-N` directories " +
+					"(`state.checkpoints.dir` plus the job ID), as a local path, a `file:` URI or an object-store URI (see `storage`). " +
+					"The plan derives from the complete recovery point `select` or `nth_newest` chooses (default: the oldest). " +
+					"Must exist; while it holds no complete point the plan attributes are null, with a warning.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"savepoint_dir": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "A directory holding `savepoint-*` directories (`state.savepoints.dir`), as for `checkpoint_dir`; " +
+					"with both, the points of the two are merged in the order of `data.flinkagents_recovery_points`. Savepoints are " +
+					"never retired by Flink: an old one kept here stays the oldest point, and holds the boundary below it.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"select": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "With `checkpoint_dir`/`savepoint_dir`: which complete recovery point the plan follows, `oldest` " +
+					"(the default: every retained point stays restorable) or `newest` (cleans the most; only the newest stays restorable). " +
+					"Points are ordered as `data.flinkagents_recovery_points` lists them.",
+				Validators: []validator.String{
+					stringvalidator.OneOf(selectOldest, selectNewest),
+					stringvalidator.ConflictsWith(path.MatchRoot("nth_newest")),
+					choiceNeedsDirectory{},
+				},
+			},
+			"nth_newest": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "With `checkpoint_dir`/`savepoint_dir`: follow the Nth newest complete recovery point (1 is the " +
+					"newest, 3 keeps the newest three restorable). With fewer than N points the oldest is followed, with a warning.",
+				Validators: []validator.Int64{int64validator.AtLeast(1), choiceNeedsDirectory{}},
 			},
 			"operator_uid": schema.StringAttribute{
 				Optional:            true,
@@ -88,13 +142,14 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
 				Validators:          []validator.String{uidHashValidator},
 			},
-			"storage":                checkpointStorageAttribute(),
-			"plan_id":                schema.StringAttribute{Computed: true, MarkdownDescription: "The plan ID."},
-			"topic":                  schema.StringAttribute{Computed: true, MarkdownDescription: "The action-state topic."},
-			"topic_id":               schema.StringAttribute{Computed: true, MarkdownDescription: "Its topic ID (Java form)."},
-			"offsets":                schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Offsets by partition: the minimum over all markers."},
-			"source_recovery_point":  schema.StringAttribute{Computed: true, MarkdownDescription: "The recovery point the plan was derived from."},
-			"checkpoint_id":          schema.Int64Attribute{Computed: true, MarkdownDescription: "The checkpoint ID recorded in `_metadata` (null for plan_json)."},
+			"storage":  checkpointStorageAttribute(),
+			"plan_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The plan ID."},
+			"topic":    schema.StringAttribute{Computed: true, MarkdownDescription: "The action-state topic."},
+			"topic_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Its topic ID (Java form)."},
+			"offsets":  schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Offsets by partition: the minimum over all markers."},
+			"source_recovery_point": schema.StringAttribute{Computed: true, MarkdownDescription: "The recovery point the plan was derived from: " +
+				"`checkpoint_path` as given, or the point chosen in `checkpoint_dir`/`savepoint_dir` (the directory string joined with its name)."},
+			"checkpoint_id":          schema.Int64Attribute{Computed: true, MarkdownDescription: "The checkpoint ID recorded in `_metadata` of the point read (null for plan_json)."},
 			"operator_id":            schema.StringAttribute{Computed: true, MarkdownDescription: "The operator the markers were read from, as 32 hex digits (null for plan_json)."},
 			"marker_count":           schema.Int64Attribute{Computed: true, MarkdownDescription: "How many recovery markers the union state held (null for plan_json)."},
 			"flink_metadata_version": schema.Int64Attribute{Computed: true, MarkdownDescription: "The `_metadata` format version (4: Flink 1.20, 5: 2.0, 6: 2.1+; null for plan_json)."},
@@ -109,7 +164,9 @@ func (d *cleanupPlanDataSource) Configure(_ context.Context, req datasource.Conf
 
 func (d *cleanupPlanDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{
-		datasourcevalidator.ExactlyOneOf(path.MatchRoot("plan_json"), path.MatchRoot("checkpoint_path")),
+		datasourcevalidator.AtLeastOneOf(path.MatchRoot("plan_json"), path.MatchRoot("checkpoint_path"), path.MatchRoot("checkpoint_dir"), path.MatchRoot("savepoint_dir")),
+		datasourcevalidator.Conflicting(path.MatchRoot("plan_json"), path.MatchRoot("checkpoint_path"), path.MatchRoot("checkpoint_dir")),
+		datasourcevalidator.Conflicting(path.MatchRoot("plan_json"), path.MatchRoot("checkpoint_path"), path.MatchRoot("savepoint_dir")),
 		datasourcevalidator.Conflicting(path.MatchRoot("operator_uid"), path.MatchRoot("operator_uid_hash")),
 		datasourcevalidator.Conflicting(path.MatchRoot("plan_json"), path.MatchRoot("operator_uid")),
 		datasourcevalidator.Conflicting(path.MatchRoot("plan_json"), path.MatchRoot("operator_uid_hash")),
@@ -122,52 +179,154 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var plan cleanupplan.Plan
-	if !m.CheckpointPath.IsNull() {
-		src := m.CheckpointPath.ValueString()
-		op := fmt.Sprintf("reading recovery markers from %q", src)
-		readCtx, cancel, diags := withReadDeadline(ctx, m.Timeouts)
-		defer cancel()
-		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
-			return
-		}
-		store, diags := newCheckpointStore(ctx, m.Storage, d.clients.Timeout())
-		if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
-			return
-		}
-		defer store.Close()
-		derived, err := recoveryplan.FromPath(readCtx, store, src, checkpoint.Selector{
-			UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString(),
-		})
-		logCheckpointReads(ctx, store, src)
-		if err != nil {
-			resp.Diagnostics.Append(diagnostics.FromPlanningError(op, err))
-			return
-		}
-		plan = derived.Plan
-		res := derived.Read
-		tflog.Debug(ctx, "read recovery markers", map[string]any{"metadata": res.MetadataPath, "operator_id": res.OperatorID, "markers": len(res.Markers), "metadata_version": res.MetadataVersion})
-		m.CheckpointID = types.Int64Value(res.CheckpointID)
-		m.OperatorID = types.StringValue(res.OperatorID)
-		m.MarkerCount = types.Int64Value(int64(len(res.Markers)))
-		m.FlinkMetadataVersion = types.Int64Value(int64(res.MetadataVersion))
-	} else {
-		var err error
-		plan, err = cleanupplan.Parse([]byte(m.PlanJSONIn.ValueString()))
+	if !m.PlanJSONIn.IsNull() {
+		plan, err := cleanupplan.Parse([]byte(m.PlanJSONIn.ValueString()))
 		if err != nil {
 			resp.Diagnostics.Append(diagnostics.MalformedPlan(path.Root("plan_json"), err))
 			return
 		}
-		m.CheckpointID = types.Int64Null()
-		m.OperatorID = types.StringNull()
-		m.MarkerCount = types.Int64Null()
-		m.FlinkMetadataVersion = types.Int64Null()
+		m.setPlan(&plan, nil)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		return
 	}
-	m.PlanJSONIn = types.StringValue(string(plan.File()))
-	m.PlanID = types.StringValue(plan.ID())
-	m.Topic = types.StringValue(plan.Topic)
-	m.TopicID = types.StringValue(plan.TopicID)
-	m.SourceRecoveryPoint = types.StringValue(plan.SourceRecoveryPoint)
-	m.Offsets = tfconv.Offsets(plan.Offsets)
+	readCtx, cancel, diags := withReadDeadline(ctx, m.Timeouts)
+	defer cancel()
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	store, diags := newCheckpointStore(ctx, m.Storage, d.clients.Timeout())
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	defer store.Close()
+	sel := checkpoint.Selector{UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString()}
+	var derived recoveryplan.Result
+	if !m.CheckpointPath.IsNull() {
+		src := m.CheckpointPath.ValueString()
+		var err error
+		derived, err = recoveryplan.FromPath(readCtx, store, src, sel)
+		logCheckpointReads(ctx, store, src)
+		if err != nil {
+			resp.Diagnostics.Append(diagnostics.FromCheckpointPathError(fmt.Sprintf("reading recovery markers from %q", src), src, err))
+			return
+		}
+	} else {
+		var ok bool
+		if derived, ok = m.follow(readCtx, store, sel, &resp.Diagnostics); !ok {
+			if !resp.Diagnostics.HasError() {
+				m.setPlan(nil, nil) // nothing to follow yet: null plan, with the warning
+				resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+			}
+			return
+		}
+	}
+	res := derived.Read
+	tflog.Debug(ctx, "read recovery markers", map[string]any{"metadata": res.MetadataPath, "operator_id": res.OperatorID, "markers": len(res.Markers), "metadata_version": res.MetadataVersion})
+	m.setPlan(&derived.Plan, res)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// follow derives the plan of the recovery point checkpoint_dir and
+// savepoint_dir lead to; ok is false with no plan (diags says why: an
+// error, or a warning when there is no point yet).
+func (m *cleanupPlanModel) follow(ctx context.Context, store *checkpointstore.Router, sel checkpoint.Selector, diags *diag.Diagnostics) (recoveryplan.Result, bool) {
+	cpDir, spDir := m.CheckpointDir.ValueString(), m.SavepointDir.ValueString()
+	var f recoveryplan.Follow
+	switch {
+	case !m.NthNewest.IsNull():
+		f.NthNewest = int(m.NthNewest.ValueInt64())
+	case m.Select.ValueString() == selectNewest:
+		f.NthNewest = 1
+	}
+	op := "choosing a recovery point in " + strings.Join(nonEmpty(cpDir, spDir), " and ")
+	derived, chosen, err := recoveryplan.FromDirs(ctx, store, cpDir, spDir, f, sel)
+	logCheckpointReads(ctx, store, chosen.Point.Path)
+	switch {
+	case errors.Is(err, recoveryplan.ErrNoRecoveryPoints):
+		diags.Append(diagnostics.NoRecoveryPointToFollow(op, err))
+		return derived, false
+	case errors.Is(err, recoveryplan.ErrRetiredWhileReading):
+		diags.Append(diagnostics.RecoveryPointsRetiredWhileReading(op, err))
+		return derived, false
+	case err != nil && chosen.Point.Path == "" && errors.Is(err, checkpoint.ErrNotFound):
+		diags.Append(diagnostics.RecoveryPointDirNotFound(op, err))
+		return derived, false
+	case err != nil && chosen.Point.Path == "":
+		diags.Append(diagnostics.FromCheckpointError(op, err))
+		return derived, false
+	case err != nil:
+		diags.Append(diagnostics.FromPlanningError(fmt.Sprintf("reading recovery markers from %s %q, number %d of the %d recovery points "+
+			"newest first (%s)", chosen.Point.Kind, chosen.Point.Path, chosen.Position, chosen.Listed, op), err))
+		return derived, false
+	}
+	if chosen.Clamped {
+		diags.Append(diagnostics.FewerRecoveryPointsThanNthNewest(f.NthNewest, chosen.Listed, chosen.Point.Path))
+	}
+	tflog.Info(ctx, "following a recovery point", map[string]any{"path": chosen.Point.Path, "position": chosen.Position, "listed": chosen.Listed})
+	return derived, true
+}
+
+// setPlan fills the computed attributes from plan (nil: all null) and
+// from what was read to derive it (nil for plan_json).
+func (m *cleanupPlanModel) setPlan(plan *cleanupplan.Plan, read *checkpoint.Result) {
+	if plan == nil {
+		m.PlanJSONIn, m.PlanID, m.Topic, m.TopicID, m.SourceRecoveryPoint = types.StringNull(), types.StringNull(), types.StringNull(), types.StringNull(), types.StringNull()
+		m.Offsets = types.MapNull(types.Int64Type)
+	} else {
+		m.PlanJSONIn = types.StringValue(string(plan.File()))
+		m.PlanID = types.StringValue(plan.ID())
+		m.Topic = types.StringValue(plan.Topic)
+		m.TopicID = types.StringValue(plan.TopicID)
+		m.SourceRecoveryPoint = types.StringValue(plan.SourceRecoveryPoint)
+		m.Offsets = tfconv.Offsets(plan.Offsets)
+	}
+	if read == nil {
+		m.CheckpointID, m.OperatorID, m.MarkerCount, m.FlinkMetadataVersion = types.Int64Null(), types.StringNull(), types.Int64Null(), types.Int64Null()
+		return
+	}
+	m.CheckpointID = types.Int64Value(read.CheckpointID)
+	m.OperatorID = types.StringValue(read.OperatorID)
+	m.MarkerCount = types.Int64Value(int64(len(read.Markers)))
+	m.FlinkMetadataVersion = types.Int64Value(int64(read.MetadataVersion))
+}
+
+// choiceNeedsDirectory refuses select and nth_newest without a directory to
+// choose in (the validators package can require all of several attributes,
+// not one of them).
+type choiceNeedsDirectory struct{}
+
+var (
+	_ validator.String = choiceNeedsDirectory{}
+	_ validator.Int64  = choiceNeedsDirectory{}
+)
+
+func (choiceNeedsDirectory) Description(context.Context) string {
+	return "requires checkpoint_dir or savepoint_dir"
+}
+
+func (v choiceNeedsDirectory) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v choiceNeedsDirectory) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if !req.ConfigValue.IsNull() {
+		v.check(ctx, req.Config, req.Path, &resp.Diagnostics)
+	}
+}
+
+func (v choiceNeedsDirectory) ValidateInt64(ctx context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if !req.ConfigValue.IsNull() {
+		v.check(ctx, req.Config, req.Path, &resp.Diagnostics)
+	}
+}
+
+func (choiceNeedsDirectory) check(ctx context.Context, config tfsdk.Config, attr path.Path, diags *diag.Diagnostics) {
+	for _, dir := range []string{"checkpoint_dir", "savepoint_dir"} {
+		var v types.String
+		diags.Append(config.GetAttribute(ctx, path.Root(dir), &v)...)
+		if !v.IsNull() || diags.HasError() {
+			return // set, or unknown until apply
+		}
+	}
+	diags.Append(diagnostics.ChoiceWithoutDirectory(attr))
 }

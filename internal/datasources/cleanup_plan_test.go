@@ -50,7 +50,7 @@ func TestCleanupPlanInputRules(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
-			{Config: e.Provider() + `data "flinkagents_cleanup_plan" "p" {}`, ExpectError: regexp.MustCompile(`(?i)exactly one of`)},
+			{Config: e.Provider() + `data "flinkagents_cleanup_plan" "p" {}`, ExpectError: regexp.MustCompile(`(?s)At least one of these attributes must be configured.*checkpoint_dir`)},
 			{Config: e.Provider() + `data "flinkagents_cleanup_plan" "p" {
   checkpoint_path   = "/nowhere"
   operator_uid      = "a"

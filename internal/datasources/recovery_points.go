@@ -82,8 +82,10 @@ func (d *recoveryPointsDataSource) Schema(ctx context.Context, _ datasource.Sche
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The complete recovery points (retained checkpoints and savepoints) of a Flink Agents job, newest first, " +
-			"each with its merged recovery-marker offsets. Use it to choose the point a cleanup plan is derived from, for example " +
-			"\"keep the newest 3\": `points[2].path` as `data.flinkagents_cleanup_plan`'s `checkpoint_path`.\n\n" +
+			"each with its merged recovery-marker offsets: what a cleanup plan could follow, and how far each would clean. To plan " +
+			"from one of them, give the same directories to `data.flinkagents_cleanup_plan` (`checkpoint_dir`, `savepoint_dir`) " +
+			"with `select` or `nth_newest`: it chooses in this order, and keeps working when there are fewer points than asked for " +
+			"(`points[2].path` would fail the plan).\n\n" +
 			"A point is complete when it holds `_metadata` (Flink writes it last); a `chk-N` without it is in progress or aborted and " +
 			"is not listed. **Order** (a total order, newest first): checkpoints by checkpoint ID, highest first; savepoints by the " +
 			"modification time of `_metadata`, newest first, equal times by directory name, descending; the two sequences merged " +
@@ -93,12 +95,13 @@ func (d *recoveryPointsDataSource) Schema(ctx context.Context, _ datasource.Sche
 			"checkpoint_dir": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "A job's checkpoint directory: the parent of its `chk-N` directories " +
-					"(`state.checkpoints.dir` plus the job ID), as a path or `file:` URI. Must exist.",
+					"(`state.checkpoints.dir` plus the job ID), as a local path, a `file:` URI, or an object-store URI " +
+					"(`s3://`, `gs://`, `abfss://`, …; see `storage`), where it is a key prefix. Must exist.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"savepoint_dir": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "A directory holding `savepoint-*` directories (`state.savepoints.dir`), as a path or `file:` URI. Must exist.",
+				MarkdownDescription: "A directory holding `savepoint-*` directories (`state.savepoints.dir`), in the same forms as `checkpoint_dir`. Must exist.",
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"operator_uid": schema.StringAttribute{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -33,7 +34,8 @@ var checkpointRefusals = []struct {
 	{checkpoint.ErrMissingMetadata, "Checkpoint Is Incomplete",
 		"The directory has no _metadata file: the checkpoint was aborted or is still being written. Use a completed checkpoint or savepoint."},
 	{checkpoint.ErrNotFound, "Checkpoint Not Found",
-		"Check checkpoint_path: it must name a chk-N directory, a savepoint directory, or a _metadata file readable from where Terraform runs."},
+		"Check checkpoint_path: it must name a chk-N directory, a savepoint directory, or a _metadata file readable from where Terraform runs. " +
+			"To follow a job's recovery points rather than name one, set checkpoint_dir or savepoint_dir instead."},
 	{checkpoint.ErrUnsupportedVersion, "Unsupported Checkpoint Format",
 		"This reader supports _metadata versions 3 to 7 (Flink 1.16 through 2.x). Take a savepoint with a supported Flink version."},
 	{checkpoint.ErrAmbiguousOperator, "Several Operators Hold Recovery Markers",
@@ -114,4 +116,51 @@ func FromPlanningError(op string, err error) diag.Diagnostic {
 		}
 	}
 	return FromCheckpointError(op, err)
+}
+
+// FromCheckpointPathError reports a failure to plan from the pinned
+// checkpoint_path src. A retained checkpoint (chk-N) that is gone, or whose
+// _metadata is, was most likely retired by Flink: that gets the way out of
+// pinning; anything else is FromPlanningError's.
+func FromCheckpointPathError(op, src string, err error) diag.Diagnostic {
+	var missing *checkpoint.MissingStateFileError
+	gone := (errors.Is(err, checkpoint.ErrNotFound) && !errors.As(err, &missing)) || errors.Is(err, checkpoint.ErrMissingMetadata)
+	parent, ok := retainedCheckpointParent(src)
+	if !gone || !ok {
+		return FromPlanningError(op, err)
+	}
+	summary, what := "Checkpoint Not Found", "checkpoint_path names a retained checkpoint that no longer exists."
+	if errors.Is(err, checkpoint.ErrMissingMetadata) {
+		summary, what = "Checkpoint Is Incomplete", "checkpoint_path names a retained checkpoint without _metadata: "+
+			"Flink is deleting it (or has not finished writing it)."
+	}
+	return diag.NewErrorDiagnostic(summary, detail(op, fmt.Sprintf(
+		"%s Flink deletes chk-N directories beyond state.checkpoints.num-retained as newer checkpoints complete, so a "+
+			"configuration that pins one fails every plan once it retires. Nothing was planned.\n\n"+
+			"Follow the job's retained checkpoints instead: replace checkpoint_path with\n\n"+
+			"  checkpoint_dir = %q\n\n"+
+			"The plan then derives from the oldest retained checkpoint and moves forward as Flink retires them "+
+			"(select = \"newest\" or nth_newest choose another). Or pin a savepoint, which Flink never deletes. "+
+			"If the path is simply wrong, correct it.", what, parent), err))
+}
+
+// retainedCheckpointParent returns the job directory of a chk-N path
+// (optionally ending in /_metadata), as the configuration wrote it.
+func retainedCheckpointParent(src string) (string, bool) {
+	p := strings.TrimRight(src, "/\\")
+	p = strings.TrimSuffix(p, "_metadata")
+	p = strings.TrimRight(p, "/\\")
+	i := strings.LastIndexAny(p, "/\\")
+	digits, ok := strings.CutPrefix(p[i+1:], "chk-")
+	if !ok || digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return "", false
+	}
+	parent := p[:max(i, 0)]
+	switch {
+	case i < 0:
+		parent = "." // a relative chk-N
+	case parent == "" || strings.HasSuffix(parent, ":") || strings.HasSuffix(parent, "/"):
+		parent += "/" // a root: "/", "file:/", "file:///"
+	}
+	return parent, true
 }

@@ -137,3 +137,57 @@ func TestCheckpointNotFoundStillAboutThePath(t *testing.T) {
 	}
 	assertShapeOf(t, FromCheckpointError("planning", err), "planning", "Checkpoint Not Found", "Check checkpoint_path", err)
 }
+
+// A pinned chk-N that Flink retired gets the way out of pinning: the
+// checkpoint_dir to write instead, derived from the path as written.
+func TestPinnedCheckpointGoneSuggestsCheckpointDir(t *testing.T) {
+	job := t.TempDir()
+	for _, tc := range []struct{ src, dir string }{
+		{filepath.Join(job, "chk-9"), job},
+		{"file:" + filepath.Join(job, "chk-9") + "/", "file:" + job},
+		{filepath.Join(job, "chk-9", "_metadata"), job},
+	} {
+		err := readErr(t, tc.src, checkpoint.Selector{})
+		d := FromCheckpointPathError("planning", tc.src, err)
+		assertShapeOf(t, d, "planning", "Checkpoint Not Found", fmt.Sprintf("replace checkpoint_path with\n\n  checkpoint_dir = %q", tc.dir), err)
+		if !strings.Contains(d.Detail(), "Or pin a savepoint") {
+			t.Errorf("%s: no savepoint advice:\n%s", tc.src, d.Detail())
+		}
+	}
+
+	// A chk-N whose _metadata is being deleted: incomplete, same way out.
+	chk := filepath.Join(job, "chk-10")
+	if err := os.MkdirAll(chk, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := readErr(t, chk, checkpoint.Selector{})
+	assertShapeOf(t, FromCheckpointPathError("planning", chk, err), "planning", "Checkpoint Is Incomplete", fmt.Sprintf("checkpoint_dir = %q", job), err)
+
+	// A savepoint that is gone is not retired by Flink: the general advice.
+	sp := filepath.Join(job, "savepoint-1a2b3c-0123456789ab")
+	err = readErr(t, sp, checkpoint.Selector{})
+	d := FromCheckpointPathError("planning", sp, err)
+	assertShapeOf(t, d, "planning", "Checkpoint Not Found", "set checkpoint_dir or savepoint_dir instead", err)
+}
+
+func TestRetainedCheckpointParent(t *testing.T) {
+	for src, want := range map[string]string{
+		"/ckpt/job/chk-42":                 "/ckpt/job",
+		"s3://bucket/flink/job/chk-42/":    "s3://bucket/flink/job",
+		"file:///ckpt/job/chk-7/_metadata": "file:///ckpt/job",
+		"/chk-1":                           "/",
+		"file:/chk-1":                      "file:/",
+		"file:///chk-1":                    "file:///",
+		"chk-3":                            ".",
+		`C:\flink\job\chk-5`:               `C:\flink\job`,
+	} {
+		if got, ok := retainedCheckpointParent(src); !ok || got != want {
+			t.Errorf("%s: %q %v, want %q", src, got, ok, want)
+		}
+	}
+	for _, src := range []string{"/ckpt/job/chk-", "/ckpt/job/chk-4a", "/sp/savepoint-1-2", "/ckpt/job/chk--1", ""} {
+		if got, ok := retainedCheckpointParent(src); ok {
+			t.Errorf("%s: %q, want no retained checkpoint", src, got)
+		}
+	}
+}

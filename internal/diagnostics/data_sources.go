@@ -68,3 +68,56 @@ func UnreadableRecoveryPointsListed(paths []string) diag.Diagnostic {
 		fmt.Sprintf("These points are listed with their error because ignore_unreadable is set; a cleanup plan cannot be derived from them:\n%s",
 			strings.Join(paths, "\n")))
 }
+
+// ChoiceWithoutDirectory refuses select or nth_newest (attr) with no
+// directory of recovery points to choose in.
+func ChoiceWithoutDirectory(attr path.Path) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Recovery Point Choice Without A Directory",
+		attr.String()+" chooses among the recovery points of checkpoint_dir or savepoint_dir, and neither is set. Set "+
+			"checkpoint_dir to the job's checkpoint directory (the parent of its chk-N directories), savepoint_dir, or both; "+
+			"or remove "+attr.String()+" to plan from checkpoint_path or plan_json.")
+}
+
+// NoRecoveryPointToFollow warns that a plan following a job's directories
+// has no point to derive from yet; the plan's attributes are null.
+func NoRecoveryPointToFollow(op string, err error) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("No Recovery Point To Follow Yet",
+		detail(op, "The directories exist but hold no complete checkpoint or savepoint (one with _metadata): the job has not "+
+			"completed one yet. plan_json, plan_id and the other plan attributes are null until it has, so nothing can be cleaned. "+
+			"A flinkagents_cleanup_boundary fed from this plan needs a guard meanwhile, for example "+
+			"count = data.flinkagents_cleanup_plan.<name>.plan_json == null ? 0 : 1.", err))
+}
+
+// RecoveryPointsRetiredWhileReading reports that every point chosen in a
+// job's directories was deleted before it could be read.
+func RecoveryPointsRetiredWhileReading(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Recovery Points Deleted While Being Read",
+		detail(op, "Each recovery point chosen was deleted between the listing and the read, several times in a row. Flink "+
+			"retires a checkpoint or two as each new one completes; this is faster than that. Nothing was planned. Run again; "+
+			"if it persists, look for something else deleting checkpoints (a bucket lifecycle rule, a cleanup job).", err))
+}
+
+// FewerRecoveryPointsThanNthNewest warns that nth_newest asked for a point
+// beyond the oldest, which the plan follows instead.
+func FewerRecoveryPointsThanNthNewest(nth, listed int, oldest string) diag.Diagnostic {
+	return diag.NewAttributeWarningDiagnostic(path.Root("nth_newest"), "Fewer Recovery Points Than nth_newest",
+		fmt.Sprintf("nth_newest is %d but the directories hold only %d complete recovery point(s), so the plan follows the oldest, %s. "+
+			"Every listed point stays restorable. Once there are %d or more, the plan follows the %s newest. If Flink "+
+			"retains fewer checkpoints than that (state.checkpoints.num-retained, default 1), lower nth_newest or raise num-retained.",
+			nth, listed, oldest, nth, ordinal(nth)))
+}
+
+// ordinal spells n as "3rd".
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", n, suffix)
+}

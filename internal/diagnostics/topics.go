@@ -3,6 +3,7 @@ package diagnostics
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -115,4 +116,24 @@ func ControlTopicHasSeveralPartitions(op string, partitions int) diag.Diagnostic
 	return diag.NewErrorDiagnostic("Control Topic Has Several Partitions",
 		fmt.Sprintf("While %s: it has %d partitions. A cleanup control topic must have exactly one, so that the runtime and every tool read one order of boundaries. "+
 			"Partitions cannot be removed: create a new single-partition control topic, copy the records of partition 0 if they hold boundaries, and point the job at it.", op, partitions))
+}
+
+// MovedTopicUnreadable refuses a moved kafka_topic whose state is not the
+// Mongey provider's schema version 0.
+func MovedTopicUnreadable(source string, version int64, target string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Cannot Move Topic State",
+		fmt.Sprintf("While moving a kafka_topic of %s (schema version %d) into %s: its state does not have the Mongey provider's "+
+			"kafka_topic schema (version 0: id, name, partitions, replication_factor, config), so it cannot be read. Nothing was "+
+			"changed. Remove the moved block, take the topic out of state with a removed block (lifecycle { destroy = false }), and "+
+			"adopt it with an import block (id = the topic name) instead.", source, version, target))
+}
+
+// MovedTopicSettingsDropped warns that settings the source provider managed
+// are enforced by the target and were left out of its config.
+func MovedTopicSettingsDropped(resourceType, name string, dropped []string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Moved Topic Settings Now Enforced",
+		fmt.Sprintf("Topic %q was moved into %s. The previous provider managed these settings, which %s enforces itself, so they "+
+			"are not part of its config:\n\n  %s\n\nThe plan shows the topic's live values changing to the enforced ones, and apply "+
+			"sets them. Leave these keys out of the resource's config block (they are refused there).",
+			name, resourceType, resourceType, strings.Join(dropped, "\n  ")))
 }

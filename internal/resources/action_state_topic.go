@@ -57,6 +57,7 @@ var actionStateTopicSpec = topicSpec[actionStateTopicModel]{
 		m.RetentionBytes = types.StringValue(cfg[cleanup.ConfigRetentionBytes].Value)
 		return nil
 	},
+	adopt: adoptActionStateTopic,
 }
 
 // enforcedKeyReasons explains, in the validation error, why each enforced

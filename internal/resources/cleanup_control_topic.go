@@ -49,15 +49,16 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 	validate:   validateControlTopic,
 	plan:       func(*controlTopicModel, *controlTopicModel, *diag.Diagnostics) {}, // nothing beyond the shared attributes
 	fill:       fillControlTopic,
+	onImport:   importControlTopic,
 	adopt:      adoptControlTopic,
 }
 
-// adoptControlTopic learns, on import, which action-state topic the
+// importControlTopic learns, on import, which action-state topic the
 // control topic serves from the plans recorded in it, so a configuration
 // that names the pairing plans no change right after the import. With
 // nothing recorded (or the history unreadable, which Read reports) it
 // stays unset.
-func adoptControlTopic(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse) {
+func importControlTopic(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse) {
 	kafka, err := clients.Kafka(ctx)
 	if err != nil {
 		return // Read reports the connection problem

@@ -38,6 +38,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*topicResource[actionStateTopicModel])(nil)
 	_ resource.ResourceWithImportState    = (*topicResource[actionStateTopicModel])(nil)
 	_ resource.ResourceWithValidateConfig = (*topicResource[actionStateTopicModel])(nil)
+	_ resource.ResourceWithMoveState      = (*topicResource[actionStateTopicModel])(nil)
 )
 
 // topicCommon is the part of the model both topic resources share; each
@@ -74,9 +75,12 @@ type topicSpec[M any] struct {
 	// fill copies the kind's own live values into m, refusing a topic no
 	// update can fix (op completes "While ...").
 	fill func(m *M, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, op string) diag.Diagnostics
-	// adopt fills, on import, what the kind can learn beyond the name (may
+	// onImport fills, on import, what the kind can learn beyond the name (may
 	// be nil).
-	adopt func(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse)
+	onImport func(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse)
+	// adopt fills the kind's own attributes of a topic moved from another
+	// provider's resource (topic_moved.go).
+	adopt func(m *M, from movedTopic, diags *diag.Diagnostics)
 }
 
 type topicResource[M any] struct {
@@ -307,9 +311,15 @@ func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
-	if r.spec.adopt != nil && !resp.Diagnostics.HasError() {
-		r.spec.adopt(ctx, r.clients, req.ID, resp)
+	if r.spec.onImport != nil && !resp.Diagnostics.HasError() {
+		r.spec.onImport(ctx, r.clients, req.ID, resp)
 	}
+}
+
+// MoveState takes over a topic another provider managed, through a moved
+// block (topic_moved.go).
+func (r *topicResource[M]) MoveState(context.Context) []resource.StateMover {
+	return []resource.StateMover{moveFromMongeyTopic(r.spec)}
 }
 
 // readInto refreshes m from the live topic; gone reports a missing topic

@@ -1,4 +1,5 @@
-# A checkpoint on a local or mounted file system (NFS, a CSI volume).
+# The retained checkpoints of a job on a local or mounted file system (NFS,
+# a CSI volume).
 data "flinkagents_cleanup_plan" "local" {
-  checkpoint_path = "file:///mnt/flink/checkpoints/7f3a9c4e1b2d3c5a6f7e8d9c0b1a2f3e/chk-4211"
+  checkpoint_dir = "file:///mnt/flink/checkpoints/7f3a9c4e1b2d3c5a6f7e8d9c0b1a2f3e"
 }
