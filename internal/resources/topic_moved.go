@@ -89,6 +89,7 @@ func moveFromMongeyTopic[M any](spec *topicSpec[M]) resource.StateMover {
 			}
 			c.DeletionProtection = types.BoolValue(true) // as after an import: protected until the operator says otherwise
 			c.TopicID, c.CleanupPolicy = types.StringNull(), types.StringNull()
+			c.Timeouts = nullTopicTimeouts()
 			from := movedTopic{resourceType: spec.resourceType, name: name, partitions: src.Partitions.ValueInt64(), config: map[string]string{}}
 			if resp.Diagnostics.Append(src.Config.ElementsAs(ctx, &from.config, false)...); resp.Diagnostics.HasError() {
 				return

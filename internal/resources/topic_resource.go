@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -377,6 +378,12 @@ func replicationFactorAttribute(description string) schema.Int64Attribute {
 		Validators:    []validator.Int64{int64validator.Between(1, 32767)},
 		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 	}
+}
+
+// nullTopicTimeouts is the timeouts block of a topic that came into state
+// without a configuration (moved from another provider).
+func nullTopicTimeouts() timeouts.Value {
+	return timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType})}
 }
 
 // topicTimeoutsBlock bounds creates and updates of a topic resource.
