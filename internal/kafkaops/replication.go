@@ -90,7 +90,7 @@ func (c *Client) alterAssignments(ctx context.Context, topic string, req kadm.Al
 	perr := partitionErrors{op: OpReassignPartitions, topic: topic}
 	for _, r := range resps.Sorted() {
 		if r.Err != nil {
-			perr.add(r.Partition, fmt.Errorf("%w %s", r.Err, r.ErrMessage))
+			perr.add(r.Partition, errWithMessage(r.Err, r.ErrMessage))
 		}
 	}
 	return perr.err()
