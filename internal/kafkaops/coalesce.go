@@ -187,3 +187,16 @@ func (c *Client) acquire(ctx context.Context) (release func(), err error) {
 		return nil, ctx.Err()
 	}
 }
+
+// request bounds one leaf request named op on topic: the per-request
+// timeout, and an in-flight slot (waiting for it counts against the
+// timeout). done releases both; on error there is nothing to release.
+func (c *Client) request(ctx context.Context, op, topic string) (_ context.Context, done func(), err error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	release, err := c.acquire(ctx)
+	if err != nil {
+		cancel()
+		return nil, nil, opErr(op, topic, err)
+	}
+	return ctx, func() { release(); cancel() }, nil
+}

@@ -54,13 +54,11 @@ func (c *Client) AlterTopicConfigs(ctx context.Context, name string, set map[str
 	if len(set) == 0 && len(remove) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
+	ctx, done, err := c.request(ctx, OpAlterConfigs, name)
 	if err != nil {
-		return opErr(OpAlterConfigs, name, err)
+		return err
 	}
-	defer release()
+	defer done()
 	alters := make([]kadm.AlterConfig, 0, len(set)+len(remove))
 	for k, v := range set {
 		alters = append(alters, kadm.AlterConfig{Op: kadm.SetConfig, Name: k, Value: &v})

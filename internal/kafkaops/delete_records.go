@@ -12,13 +12,11 @@ import (
 // leader, and returns the low watermarks the brokers report. Every listed
 // partition must be answered without error.
 func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
+	ctx, done, err := c.request(ctx, OpDeleteRecords, topic)
 	if err != nil {
-		return nil, opErr(OpDeleteRecords, topic, err)
+		return nil, err
 	}
-	defer release()
+	defer done()
 	var req kadm.Offsets
 	for p, o := range upTo {
 		req.Add(kadm.Offset{Topic: topic, Partition: p, At: o, LeaderEpoch: -1})

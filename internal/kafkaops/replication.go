@@ -76,13 +76,11 @@ func leastLoaded(brokers, replicas []int32, load map[int32]int) int32 {
 }
 
 func (c *Client) alterAssignments(ctx context.Context, topic string, req kadm.AlterPartitionAssignmentsReq) error {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
+	ctx, done, err := c.request(ctx, OpReassignPartitions, topic)
 	if err != nil {
-		return opErr(OpReassignPartitions, topic, err)
+		return err
 	}
-	defer release()
+	defer done()
 	resps, err := c.admin.AlterPartitionAssignments(ctx, req)
 	if err != nil {
 		return opErr(OpReassignPartitions, topic, err)
@@ -131,13 +129,11 @@ func (c *Client) awaitInSync(ctx context.Context, topic string, replicationFacto
 // freshMetadata asks for topic's metadata past franz-go's cache (replica
 // and ISR lists change under a reassignment).
 func (c *Client) freshMetadata(ctx context.Context, topic string) (kadm.Metadata, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
+	ctx, done, err := c.request(ctx, OpDescribeTopic, topic)
 	if err != nil {
-		return kadm.Metadata{}, opErr(OpDescribeTopic, topic, err)
+		return kadm.Metadata{}, err
 	}
-	defer release()
+	defer done()
 	md, err := c.admin.Metadata(kadm.WithAuthorizedOps(ctx), topic)
 	if err != nil {
 		return md, opErr(OpDescribeTopic, topic, err)

@@ -140,13 +140,11 @@ func (c *Client) visibleEverywhere(ctx context.Context, name string) error {
 }
 
 func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
+	ctx, done, err := c.request(ctx, OpCreateTopic, name)
 	if err != nil {
-		return TopicID{}, opErr(OpCreateTopic, name, err)
+		return TopicID{}, err
 	}
-	defer release()
+	defer done()
 	cfg := make(map[string]*string, len(configs))
 	for k, v := range configs {
 		cfg[k] = &v
@@ -167,13 +165,11 @@ func (c *Client) createTopic(ctx context.Context, name string, partitions int32,
 // DeleteTopic deletes a topic. Deleting a topic that is already gone is not
 // an error: the goal state is reached.
 func (c *Client) DeleteTopic(ctx context.Context, name string) error {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
+	ctx, done, err := c.request(ctx, OpDeleteTopic, name)
 	if err != nil {
-		return opErr(OpDeleteTopic, name, err)
+		return err
 	}
-	defer release()
+	defer done()
 	resp, err := c.admin.DeleteTopic(ctx, name)
 	if err != nil {
 		return opErr(OpDeleteTopic, name, err)
