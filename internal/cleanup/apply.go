@@ -168,13 +168,12 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	// Only partitions that start below the target: the others have nothing
-	// to delete (records there may even be gone past the boundary).
+	// Only partitions that start below the target have anything to delete
+	// (records elsewhere may even be gone past the boundary).
+	pending := Remaining(res.Target, before)
 	upTo := cleanupplan.Offsets{}
-	for p, off := range res.Target {
-		if before[p] < off {
-			upTo[p] = off
-		}
+	for _, r := range pending {
+		upTo[r.Partition] = r.To
 	}
 	a.step("delete records", map[string]any{"partitions": len(upTo)})
 	if len(upTo) > 0 {
@@ -191,10 +190,8 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 			return res, fmt.Errorf("%w: partition %d of %q starts at %d after DeleteRecords up to %d; re-run apply",
 				ErrDeleteNotEffective, p, a.plan.Topic, after[p], res.Target[p])
 		}
-		if before[p] < res.Target[p] {
-			res.Deleted = append(res.Deleted, Range{Partition: p, From: before[p], To: res.Target[p]})
-		}
 	}
+	res.Deleted = pending
 	if err := a.checkTopic(ctx); err != nil {
 		return res, err
 	}
