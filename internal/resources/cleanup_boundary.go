@@ -224,8 +224,9 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// preview fills records_to_delete and delete_ranges from the live topics,
-// and refuses at plan time what Apply would refuse. Topics that do not
+// preview fills records_to_delete, delete_ranges, committed_boundary and
+// partitions from the live topics, and refuses at plan time what Apply
+// would refuse. Topics that do not
 // exist yet (created in the same apply) leave the preview unknown.
 func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *diag.Diagnostics) {
 	op := fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString())
