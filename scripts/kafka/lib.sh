@@ -223,7 +223,14 @@ kafka_bind_conflict() { grep -qs "Address already in use" "$1/logs/server.log" "
 
 kafka_random_cluster_id() {
   # 16 random bytes, URL-safe base64 without padding = a Kafka Uuid string.
-  openssl rand 16 | openssl base64 -A | tr '+/' '-_' | tr -d '='
+  # One in 64 starts with '-', which kafka-storage's argument parser takes
+  # for an option ("--cluster-id: expected one argument"): draw again.
+  local id
+  while :; do
+    id="$(openssl rand 16 | openssl base64 -A | tr '+/' '-_' | tr -d '=')"
+    [[ "$id" != -* ]] && break
+  done
+  printf '%s\n' "$id"
 }
 
 kafka_q() { printf '%q' "$1"; }
