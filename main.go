@@ -26,10 +26,15 @@ func main() {
 		log.Fatal(err)
 	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+	stopProfile, err := startProfile()
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/actionstate/" + provider.TypeName,
 		Debug:   debug,
 	})
+	stopProfile()
 	if err != nil {
 		log.Fatal(err)
 	}

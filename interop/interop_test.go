@@ -149,7 +149,7 @@ func kafkaEnv(t *testing.T) (*kafkaops.Client, string, string, cleanupplan.Plan)
 	if _, err := k.CreateTopic(ctx, control, 1, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
 		t.Fatal(err)
 	}
-	p, err := cleanupplan.New("file:/checkpoints/interop/chk-1", data, id.String(), cleanupplan.Offsets{0: 0, 1: 0, 2: 0})
+	p, err := cleanupplan.New("file:/checkpoints/interop/chk-1", data, id.Topic.ID.String(), cleanupplan.Offsets{0: 0, 1: 0, 2: 0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,6 +73,7 @@ module "operator" {
 
   prefix              = var.prefix
   operator            = each.key
+  bootstrap_servers   = var.bootstrap_servers # rendered in the module: no data source per operator
   partitions          = var.partitions
   plan_json           = contains(keys(var.plan_files), each.key) ? file(var.plan_files[each.key]) : null
   deletion_protection = var.deletion_protection

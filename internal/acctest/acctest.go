@@ -124,19 +124,11 @@ func (e *Env) Name(prefix string) string {
 // CreateTopic creates a topic out of band and returns its topic ID.
 func (e *Env) CreateTopic(name string, partitions int32, configs map[string]string) string {
 	e.t.Helper()
-	id, err := e.Admin.CreateTopic(context.Background(), name, partitions, 1, configs)
+	created, err := e.Admin.CreateTopic(context.Background(), name, partitions, 1, configs)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if id.IsZero() {
-		// Older brokers omit the ID in CreateTopics; ask metadata.
-		t, err := e.Admin.DescribeTopic(context.Background(), name)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		id = t.ID
-	}
-	return id.String()
+	return created.Topic.ID.String()
 }
 
 // Produce writes n records to every partition of topic, as a job would:

@@ -66,16 +66,27 @@ func newEnvAnyBroker(t testing.TB, partitions int32, recordsPerPartition int) *e
 
 func (e *env) setup(recordsPerPartition int) {
 	e.t.Helper()
-	e.kafka = e.newClient()
+	// The topics come from a client of their own, as Terraform creates them
+	// in an earlier command than the apply under test: a client that created
+	// a topic gives it time to appear on every broker (kafkaops' settle),
+	// which would slow the tests that delete a topic behind its back.
 	ctx := context.Background()
-	id, err := e.kafka.CreateTopic(ctx, e.data, e.parts, 1, DataTopicSettings)
+	setup := e.newClient()
+	id, err := setup.CreateTopic(ctx, e.data, e.parts, 1, DataTopicSettings)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	e.topicID = id.String()
-	if _, err := e.kafka.CreateTopic(ctx, e.control, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"}); err != nil {
+	e.topicID = id.Topic.ID.String()
+	if _, err := setup.CreateTopic(ctx, e.control, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"}); err != nil {
 		e.t.Fatal(err)
 	}
+	for _, name := range []string{e.data, e.control} {
+		if _, err := setup.DescribeTopic(ctx, name); err != nil { // visible everywhere
+			e.t.Fatal(err)
+		}
+	}
+	setup.Close()
+	e.kafka = e.newClient()
 	e.produce(recordsPerPartition)
 }
 

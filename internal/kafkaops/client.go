@@ -6,6 +6,7 @@ package kafkaops
 import (
 	"crypto/tls"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -33,13 +34,17 @@ type Config struct {
 	Logger kgo.Logger
 	// Hooks are passed to franz-go (request counting in benchmarks and tests).
 	Hooks []kgo.Hook
-	// CoalesceWindow, when positive, merges the DescribeTopic, TopicConfigs,
-	// StartOffsets and EndOffsets calls that arrive within it into one
-	// request per kind, each caller still getting its own topic's answer and
-	// error (coalesce.go). It costs each call up to the window in latency
-	// and saves one request per concurrent caller; worth it when many
-	// resources refresh side by side. Default 0: every call sends its own
-	// request, as a single caller (a test, a CLI) wants.
+	// Coalesce merges the DescribeTopic, TopicConfigs, StartOffsets and
+	// EndOffsets calls that arrive while a request of their kind is in
+	// flight into one request per kind, each caller still getting its own
+	// topic's answer and error (coalesce.go). It saves one request per
+	// concurrent caller; worth it when many resources refresh side by side.
+	// Default off: every call sends its own request, as a single caller (a
+	// test, a CLI) wants.
+	Coalesce bool
+	// CoalesceWindow, with Coalesce, also holds each batch this long after
+	// its first caller before sending it: fewer requests still, for that
+	// much latency on every read. Default 0.
 	CoalesceWindow time.Duration
 	// CoalesceMaxTopics bounds the topics of one coalesced request; default
 	// 500, far below any broker's request size limit even with 255-character
@@ -60,6 +65,10 @@ type Client struct {
 	admin *kadm.Client
 
 	slots chan struct{} // one per in-flight operation; see acquire
+
+	// Topics this client created whose first read has not yet waited for
+	// every broker to see them (settle, topic.go).
+	unsettled sync.Map
 
 	// Coalescers of the per-topic reads (coalesce.go).
 	topics        *coalescer[Topic]

@@ -14,19 +14,25 @@ import (
 // Terraform refreshes resources side by side (ten at a time by default),
 // and each refresh of a topic asks for its metadata, its configs and, for a
 // boundary, its offsets. Sent one by one that is one request per resource
-// per kind; with Config.CoalesceWindow set, the per-topic reads that arrive
-// within the window are sent as one request per kind instead (Metadata,
-// DescribeConfigs, ListOffsets take any number of topics), and each caller
-// is handed its own topic's answer.
+// per kind; with Config.Coalesce set, calls of one kind that arrive while a
+// request of that kind is in flight wait for it to finish and are then sent
+// together as one request (Metadata, DescribeConfigs, ListOffsets take any
+// number of topics), each caller being handed its own topic's answer. A
+// call that finds nothing in flight is sent at once, so coalescing adds no
+// latency to a lone read; under load a batch waits at most one request.
+// (The first version waited a fixed window, 10ms, for callers to gather:
+// the same requests saved, but every read paid the window.)
+// Config.CoalesceWindow adds such a wait before each batch for those who
+// want fewer requests still.
 //
 // Two rules keep the protocol's checks exact:
 //
-//   - Freshness. A batch's request is built and sent after its window
-//     closes, that is after every caller in it asked, so each caller gets an
-//     answer at least as recent as its own call, exactly as if it had sent
-//     the request itself. Nothing is cached between batches: a call that
-//     arrives after a batch was sent joins the next one. Identity checks
-//     (DescribeTopic) still bypass kgo's metadata cache.
+//   - Freshness. A batch's request is built and sent after every caller in
+//     it asked, so each caller gets an answer at least as recent as its own
+//     call, exactly as if it had sent the request itself. Nothing is cached
+//     between batches: a call that arrives after a batch was sent joins the
+//     next one. Identity checks (DescribeTopic) still bypass kgo's metadata
+//     cache.
 //   - Per-caller errors. A topic-level error (a missing topic, a failed
 //     partition) is the answer for that topic only. A request-level error
 //     that may belong to some topics only (an authorization failure, which
@@ -43,17 +49,19 @@ import (
 // modify (fresh maps and slices for each call).
 type batchRequest[R any] func(ctx context.Context, topics []string) (answer func(topic string) (R, error), err error)
 
-// coalescer merges concurrent single-topic reads of one kind. The zero
-// window sends every call on its own, in the caller's goroutine.
+// coalescer merges concurrent single-topic reads of one kind. Disabled, it
+// sends every call on its own, in the caller's goroutine.
 type coalescer[R any] struct {
 	client   *Client
 	op       string // names the operation in errors, as OpError.Op
 	request  batchRequest[R]
+	enabled  bool
 	window   time.Duration
 	maxBatch int
 
-	mu   sync.Mutex
-	open *batch[R] // collecting callers until its window closes; nil when none
+	mu       sync.Mutex
+	open     *batch[R] // collecting callers; nil when none
+	inFlight int       // requests of this kind sent and not yet answered
 }
 
 // batch is one coalesced request: the callers that joined it wait on done,
@@ -61,7 +69,7 @@ type coalescer[R any] struct {
 type batch[R any] struct {
 	topics []string
 	joined map[string]bool
-	timer  *time.Timer
+	ready  bool // its window (if any) has passed: it may be sent
 	done   chan struct{}
 
 	answer func(string) (R, error)
@@ -69,12 +77,12 @@ type batch[R any] struct {
 }
 
 func newCoalescer[R any](c *Client, op string, request batchRequest[R]) *coalescer[R] {
-	return &coalescer[R]{client: c, op: op, request: request, window: c.cfg.CoalesceWindow, maxBatch: c.cfg.CoalesceMaxTopics}
+	return &coalescer[R]{client: c, op: op, request: request, enabled: c.cfg.Coalesce, window: c.cfg.CoalesceWindow, maxBatch: c.cfg.CoalesceMaxTopics}
 }
 
-// do returns topic's answer, from a coalesced request when a window is set.
+// do returns topic's answer, from a coalesced request when enabled.
 func (co *coalescer[R]) do(ctx context.Context, topic string) (R, error) {
-	if co.window <= 0 {
+	if !co.enabled {
 		return co.alone(ctx, topic)
 	}
 	b := co.join(topic)
@@ -117,16 +125,19 @@ func (co *coalescer[R]) send(ctx context.Context, topics []string) (func(string)
 	return co.request(ctx, topics)
 }
 
-// join adds topic to the open batch, opening one (and starting its window)
-// when there is none. A batch that reaches maxBatch topics is sent at once
-// and the next caller opens a new one.
+// join adds topic to the open batch, opening one when there is none, and
+// sends the batch if it may go now: it is ready and nothing of its kind is
+// in flight, or it is full (maxBatch topics; the next caller opens a new
+// one).
 func (co *coalescer[R]) join(topic string) *batch[R] {
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	b := co.open
 	if b == nil {
-		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{})}
-		b.timer = time.AfterFunc(co.window, func() { co.windowClosed(b) })
+		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{}), ready: co.window <= 0}
+		if !b.ready {
+			time.AfterFunc(co.window, func() { co.windowClosed(b) })
+		}
 		co.open = b
 	}
 	if !b.joined[topic] {
@@ -135,32 +146,41 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 		b.joined[topic] = true
 		b.topics = append(b.topics, topic)
 	}
-	if len(b.topics) >= co.maxBatch {
-		co.open = nil
-		b.timer.Stop()
-		go co.flush(b)
+	if len(b.topics) >= co.maxBatch || (b.ready && co.inFlight == 0) {
+		co.sendLocked(b)
 	}
 	return b
 }
 
 func (co *coalescer[R]) windowClosed(b *batch[R]) {
 	co.mu.Lock()
-	if co.open != b {
-		// Already sent because it was full.
-		co.mu.Unlock()
-		return
+	defer co.mu.Unlock()
+	b.ready = true
+	if co.open == b && co.inFlight == 0 {
+		co.sendLocked(b)
 	}
-	co.open = nil
-	co.mu.Unlock()
-	co.flush(b)
 }
 
-// flush sends b's request. No caller's context governs it, since callers
-// come and go independently: it runs under the per-operation timeout, and a
-// caller that stops waiting simply ignores the answer.
+// sendLocked sends the open batch b (co.mu held).
+func (co *coalescer[R]) sendLocked(b *batch[R]) {
+	co.open = nil
+	co.inFlight++
+	go co.flush(b)
+}
+
+// flush sends b's request, then the batch that gathered meanwhile, if it
+// is ready. No caller's context governs a batch, since callers come and go
+// independently: it runs under the per-operation timeout, and a caller
+// that stops waiting simply ignores the answer.
 func (co *coalescer[R]) flush(b *batch[R]) {
 	b.answer, b.err = co.send(context.Background(), b.topics)
 	close(b.done)
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	co.inFlight--
+	if next := co.open; next != nil && next.ready && co.inFlight == 0 {
+		co.sendLocked(next)
+	}
 }
 
 // mayConcernSomeTopics reports whether a request-level error might belong

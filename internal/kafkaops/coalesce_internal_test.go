@@ -93,7 +93,7 @@ func topicNames(n int) []string {
 
 func TestCoalescerMergesConcurrentCallsAndAnswersEachCaller(t *testing.T) {
 	f := &fakeBroker{fail: map[string]error{"t007": kerr.UnknownTopicOrPartition}}
-	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
 	topics := append(topicNames(100), "t042") // one topic asked twice
 	answers, errs, started := callAll(co, topics)
 
@@ -126,7 +126,7 @@ func TestCoalescerMergesConcurrentCallsAndAnswersEachCaller(t *testing.T) {
 
 func TestCoalescerRespectsMaxBatch(t *testing.T) {
 	f := &fakeBroker{}
-	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond, CoalesceMaxTopics: 10}), "fake", f.request)
+	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 50 * time.Millisecond, CoalesceMaxTopics: 10}), "fake", f.request)
 	_, errs, _ := callAll(co, topicNames(35))
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
@@ -141,7 +141,7 @@ func TestCoalescerRespectsMaxBatch(t *testing.T) {
 	}
 }
 
-func TestCoalescerWithoutWindowSendsEachCallAlone(t *testing.T) {
+func TestCoalescerDisabledSendsEachCallAlone(t *testing.T) {
 	f := &fakeBroker{}
 	co := newCoalescer(testClient(t, Config{}), "fake", f.request)
 	_, errs, _ := callAll(co, topicNames(20))
@@ -150,6 +150,66 @@ func TestCoalescerWithoutWindowSendsEachCallAlone(t *testing.T) {
 	}
 	if len(f.batches) != 20 {
 		t.Errorf("%d requests, want 20", len(f.batches))
+	}
+}
+
+// Without a window, a call that finds nothing of its kind in flight is
+// sent at once, alone; the calls that arrive while it is in flight wait
+// for it and then go together in one request, sent after all of them
+// asked.
+func TestCoalescerBatchesWhileInFlight(t *testing.T) {
+	gate := make(chan struct{})
+	var mu sync.Mutex
+	var batches [][]string
+	var sentAt []time.Time
+	request := func(_ context.Context, topics []string) (func(string) (string, error), error) {
+		mu.Lock()
+		batches = append(batches, slices.Clone(topics))
+		sentAt = append(sentAt, time.Now())
+		first := len(batches) == 1
+		mu.Unlock()
+		if first {
+			<-gate // the first request stays in flight until the others queued
+		}
+		return func(topic string) (string, error) { return "answer:" + topic, nil }, nil
+	}
+	co := newCoalescer(testClient(t, Config{Coalesce: true}), "fake", request)
+	sent := func() int { mu.Lock(); defer mu.Unlock(); return len(batches) }
+
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if got, err := co.do(context.Background(), "lone"); err != nil || got != "answer:lone" {
+			t.Errorf("lone: %q, %v", got, err)
+		}
+	})
+	for sent() == 0 {
+		time.Sleep(time.Millisecond) // no other caller exists: it must go alone
+	}
+	topics := topicNames(20)
+	started := make([]time.Time, len(topics))
+	var queued sync.WaitGroup
+	for i, topic := range topics {
+		queued.Add(1)
+		wg.Go(func() {
+			started[i] = time.Now()
+			queued.Done()
+			if got, err := co.do(context.Background(), topic); err != nil || got != "answer:"+topic {
+				t.Errorf("%s: %q, %v", topic, got, err)
+			}
+		})
+	}
+	queued.Wait()
+	time.Sleep(20 * time.Millisecond) // let every caller join before the gate opens
+	if n := sent(); n != 1 {
+		t.Fatalf("%d requests while the first was in flight, want 1", n)
+	}
+	close(gate)
+	wg.Wait()
+	if len(batches) != 2 || !slices.Equal(batches[0], []string{"lone"}) || len(batches[1]) != len(topics) {
+		t.Fatalf("requests %v, want [lone] then the other %d together", batches, len(topics))
+	}
+	if last := slices.MaxFunc(started, time.Time.Compare); sentAt[1].Before(last) {
+		t.Errorf("second request sent at %v, before its last caller asked at %v", sentAt[1], last)
 	}
 }
 
@@ -163,7 +223,7 @@ func TestCoalescerSplitsAuthorizationFailures(t *testing.T) {
 		}
 		return nil
 	}}
-	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
 	topics := topicNames(10)
 	answers, errs, _ := callAll(co, topics)
 	for i, topic := range topics {
@@ -184,7 +244,7 @@ func TestCoalescerSplitsAuthorizationFailures(t *testing.T) {
 func TestCoalescerReportsWholeRequestErrorsToEveryCaller(t *testing.T) {
 	down := errors.New("dial tcp: connection refused")
 	f := &fakeBroker{reqErr: func([]string) error { return down }}
-	co := newCoalescer(testClient(t, Config{CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
 	topics := topicNames(10)
 	_, errs, _ := callAll(co, topics)
 	for i, topic := range topics {
@@ -201,7 +261,7 @@ func TestCoalescerReportsWholeRequestErrorsToEveryCaller(t *testing.T) {
 // A caller that gives up stops waiting; the others still get their answers.
 func TestCoalescerCallerCancellation(t *testing.T) {
 	f := &fakeBroker{hold: 100 * time.Millisecond}
-	co := newCoalescer(testClient(t, Config{CoalesceWindow: 10 * time.Millisecond}), "fake", f.request)
+	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 10 * time.Millisecond}), "fake", f.request)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
 	var wg sync.WaitGroup

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -41,9 +42,14 @@ func newCluster(t *testing.T, n int) *cluster {
 	return cl
 }
 
+// noCoalescing, as client's window, turns coalescing off.
+const noCoalescing time.Duration = -1
+
+// client connects a kafkaops client; window is its coalescing window (0:
+// batching only while a request is in flight, noCoalescing: off).
 func (c *cluster) client(t *testing.T, window time.Duration) *kafkaops.Client {
 	t.Helper()
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 10 * time.Second, CoalesceWindow: window})
+	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 10 * time.Second, Coalesce: window >= 0, CoalesceWindow: max(window, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,19 +90,21 @@ func concurrently(names []string, fn func(name string) error) map[string]error {
 }
 
 // TestCoalescedReadsOnKfake: 100 topics plus one missing one, read side by
-// side. With coalescing on, each kind of read is one request (two if the
-// scheduler splits the callers across windows) instead of 101, every topic
-// gets its own answer, and only the missing topic's callers fail.
+// side. With coalescing on, each kind of read takes a few requests (with a
+// window one, two if the scheduler splits the callers across windows;
+// without, the first caller's alone and the rest in as many as arrive
+// while one is in flight) instead of 101, every topic gets its own answer,
+// and only the missing topic's callers fail.
 func TestCoalescedReadsOnKfake(t *testing.T) {
 	c := newCluster(t, 100)
 	names := append(c.topics, "missing")
-	reference := c.client(t, 0)
+	reference := c.client(t, noCoalescing)
 	ctx := context.Background()
 
 	for _, tc := range []struct {
 		window  time.Duration
 		maxReqs int
-	}{{0, len(names)}, {50 * time.Millisecond, 2}} {
+	}{{noCoalescing, len(names)}, {0, 10}, {50 * time.Millisecond, 2}} {
 		t.Run(fmt.Sprintf("window=%v", tc.window), func(t *testing.T) {
 			k := c.client(t, tc.window)
 			describes := c.count(kmsg.Metadata, identityChecks)
@@ -224,23 +232,48 @@ func TestCoalescedDescribeIsNeverStale(t *testing.T) {
 }
 
 // TestCreateTopicWaitsUntilVisible: Apache Kafka answers CreateTopics before
-// every broker's metadata cache shows the topic; CreateTopic returns only
-// once a fresh Metadata request does, so the read that follows a create
-// never reports the new topic missing.
+// every broker's metadata cache shows the topic. CreateTopic itself reads
+// nothing (the response is the state), and the first read of the topic
+// through the same client waits until a fresh Metadata request shows it,
+// so a read that follows a create never reports the new topic missing.
 func TestCreateTopicWaitsUntilVisible(t *testing.T) {
 	c := newCluster(t, 0)
 	lag := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: "fresh", Err: kerr.UnknownTopicOrPartition, Count: 3, When: identityChecks})
-	k := c.client(t, 0)
+	metadata, configs := c.count(kmsg.Metadata, identityChecks), c.count(kmsg.DescribeConfigs, nil)
+	k := c.client(t, noCoalescing)
 	ctx := context.Background()
-	id, err := k.CreateTopic(ctx, "fresh", 2, 1, nil)
+	created, err := k.CreateTopic(ctx, "fresh", 2, 1, map[string]string{"cleanup.policy": "compact"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lag.Hits() != 3 {
-		t.Errorf("CreateTopic returned after %d of the 3 lagging metadata answers", lag.Hits())
+	if lag.Hits() != 0 || metadata.Hits() != 0 || configs.Hits() != 0 {
+		t.Errorf("CreateTopic read the topic back (%d metadata, %d describe-configs requests); its response has everything",
+			metadata.Hits()+lag.Hits(), configs.Hits())
+	}
+	if created.Topic.ID.IsZero() || !slices.Equal(created.Topic.Partitions, []int32{0, 1}) || created.Topic.ReplicationFactor != 1 ||
+		created.Configs["cleanup.policy"] != (kafkaops.ConfigValue{Value: "compact"}) {
+		t.Errorf("CreateTopic returned %+v", created)
 	}
 	got, err := k.DescribeTopic(ctx, "fresh")
-	if err != nil || got.ID != id {
-		t.Fatalf("DescribeTopic after CreateTopic: %+v, %v (created %s)", got, err, id)
+	if err != nil || got.ID != created.Topic.ID {
+		t.Fatalf("DescribeTopic after CreateTopic: %+v, %v (created %s)", got, err, created.Topic.ID)
+	}
+	if lag.Hits() != 3 {
+		t.Errorf("the first read returned after %d of the 3 lagging metadata answers", lag.Hits())
+	}
+}
+
+// TestMissingTopicNotAwaited: only topics this client created wait to
+// become visible; any other missing topic is reported at once.
+func TestMissingTopicNotAwaited(t *testing.T) {
+	c := newCluster(t, 0)
+	metadata := c.count(kmsg.Metadata, identityChecks)
+	k := c.client(t, noCoalescing)
+	_, err := k.DescribeTopic(context.Background(), "never-created")
+	if !errors.Is(err, kafkaops.ErrTopicNotFound) {
+		t.Fatalf("DescribeTopic of a missing topic: %v, want ErrTopicNotFound", err)
+	}
+	if metadata.Hits() != 1 {
+		t.Errorf("%d metadata requests for one missing topic, want 1", metadata.Hits())
 	}
 }

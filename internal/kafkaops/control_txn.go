@@ -60,6 +60,9 @@ type controlTxn struct {
 func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	if err := c.settle(ctx, topic); err != nil {
+		return nil, err
+	}
 	opts := append(slices.Clone(c.opts),
 		kgo.TransactionalID(TransactionalID(topic)),
 		// The coordinator's clock starts at the first append, and an

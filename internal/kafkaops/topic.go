@@ -28,6 +28,9 @@ type Topic struct {
 // ErrTopicNotFound; any partition the broker reports with an error fails the
 // call, because an identity we cannot fully see is an identity we cannot trust.
 func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) {
+	if err := c.settle(ctx, name); err != nil {
+		return Topic{}, err
+	}
 	return c.topics.do(ctx, name)
 }
 
@@ -77,37 +80,104 @@ func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 	return t, nil
 }
 
-// CreateTopic creates a topic with the given settings and returns its
-// identity as the broker reports it, once the topic is visible in the
-// cluster's metadata. A broker answers CreateTopics when the controller has
-// recorded the topic, but it serves Metadata from a cache that catches up a
-// moment later; a DescribeTopic right after an unconfirmed create can report
-// the new topic missing (Apache Kafka 4 does, under Terraform's parallel
-// creates).
-func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
-	id, err := c.createTopic(ctx, name, partitions, replicationFactor, configs)
-	if err != nil {
-		return id, err
-	}
-	return id, c.awaitTopic(ctx, name)
+// Created is what CreateTopic learned about a new topic.
+type Created struct {
+	Topic   Topic // Leaders and AuthorizedOperations are not known yet
+	Configs map[string]ConfigValue
 }
 
-// awaitTopic waits, within the per-operation timeout, until every broker's
-// metadata shows the topic: the next request may go to any of them, and a
+// CreateTopic creates a topic with the given settings and returns its
+// identity, partitions, replication factor and configs as the broker's
+// CreateTopics response reports them (v5+, Apache Kafka 2.4; the ID since
+// v7, Kafka 2.8), without a read-back: on a 400-topic rollout that
+// read-back was most of apply's requests and CPU. A broker too old to
+// report them, or a response without one of the requested configs, gets
+// the read-back instead.
+//
+// The broker answers CreateTopics once the controller has recorded the
+// topic, but serves Metadata from a cache that catches up a moment later;
+// the first read of the topic through this client therefore waits until
+// every broker sees it (settle), so a boundary created in the same apply
+// as its topics does not find them missing.
+func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (Created, error) {
+	resp, err := c.createTopic(ctx, name, partitions, replicationFactor, configs)
+	if err != nil {
+		return Created{}, err
+	}
+	c.unsettled.Store(name, time.Now())
+	if created, ok := createdFromResponse(resp, configs); ok {
+		return created, nil
+	}
+	t, err := c.DescribeTopic(ctx, name)
+	if err != nil {
+		return Created{}, err
+	}
+	cfg, err := c.TopicConfigs(ctx, name)
+	if err != nil {
+		return Created{}, err
+	}
+	return Created{Topic: t, Configs: cfg}, nil
+}
+
+// createdFromResponse reads a CreateTopics answer; ok is false when it lacks
+// anything a read-back would give.
+func createdFromResponse(resp kadm.CreateTopicResponse, requested map[string]string) (Created, bool) {
+	if resp.NumPartitions < 0 || resp.ReplicationFactor < 0 || resp.ID == (kadm.TopicID{}) {
+		return Created{}, false
+	}
+	cfg := make(map[string]ConfigValue, len(resp.Configs))
+	for k, v := range resp.Configs {
+		cfg[k] = ConfigValue{Null: v.Value == nil}
+		if v.Value != nil {
+			cfg[k] = ConfigValue{Value: *v.Value}
+		}
+	}
+	for k := range requested {
+		if _, ok := cfg[k]; !ok {
+			return Created{}, false
+		}
+	}
+	t := Topic{Name: resp.Topic, ID: TopicID(resp.ID), ReplicationFactor: int(resp.ReplicationFactor)}
+	for p := range resp.NumPartitions {
+		t.Partitions = append(t.Partitions, p)
+	}
+	return Created{Topic: t, Configs: cfg}, true
+}
+
+// settle makes the first read of a topic this client created wait until
+// every broker's metadata shows it: the read may go to any of them, and a
 // broker that has not caught up answers UNKNOWN_TOPIC_OR_PARTITION for a
-// topic that exists (seen on a three-node Apache Kafka 4.4 cluster). It
-// holds no in-flight slot while it waits.
-func (c *Client) awaitTopic(ctx context.Context, name string) error {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+// topic that exists (seen on a three-node Apache Kafka 4.4 cluster, and on
+// one node under Terraform's parallel creates). The wait ends at the
+// per-operation timeout counted from the create: a topic still missing
+// then was deleted behind this client's back, and is reported missing.
+// Topics this client did not create cost nothing here.
+func (c *Client) settle(ctx context.Context, name string) error {
+	v, ok := c.unsettled.Load(name)
+	if !ok {
+		return nil
+	}
+	deadline := v.(time.Time).Add(c.cfg.Timeout)
+	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	var last error
 	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
 		if last = c.visibleEverywhere(ctx, name); last == nil {
+			c.unsettled.Delete(name)
 			return nil
 		}
 		select {
 		case <-ctx.Done():
-			return opErr(OpCreateTopic, name, fmt.Errorf("created, but not visible in every broker's metadata within %v: %w", c.cfg.Timeout, last))
+			if time.Now().Before(deadline) {
+				return opErr(OpDescribeTopic, name, ctx.Err()) // the caller's deadline or cancel
+			}
+			c.unsettled.Delete(name)
+			if errors.Is(last, kerr.UnknownTopicOrPartition) {
+				// Gone by the time the creation had long propagated: the
+				// read reports it missing, as for any other topic.
+				return nil
+			}
+			return opErr(OpDescribeTopic, name, fmt.Errorf("created, but not visible in every broker's metadata within %v: %w", c.cfg.Timeout, last))
 		case <-time.After(wait):
 		}
 	}
@@ -139,10 +209,10 @@ func (c *Client) visibleEverywhere(ctx context.Context, name string) error {
 	return nil
 }
 
-func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (TopicID, error) {
+func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (kadm.CreateTopicResponse, error) {
 	ctx, done, err := c.request(ctx, OpCreateTopic, name)
 	if err != nil {
-		return TopicID{}, err
+		return kadm.CreateTopicResponse{}, err
 	}
 	defer done()
 	cfg := make(map[string]*string, len(configs))
@@ -151,15 +221,15 @@ func (c *Client) createTopic(ctx context.Context, name string, partitions int32,
 	}
 	resp, err := c.admin.CreateTopic(ctx, partitions, replicationFactor, cfg, name)
 	if err != nil {
-		return TopicID{}, opErr(OpCreateTopic, name, err)
+		return resp, opErr(OpCreateTopic, name, err)
 	}
 	if resp.Err != nil {
 		if resp.ErrMessage != "" {
-			return TopicID{}, opErr(OpCreateTopic, name, errors.Join(resp.Err, errors.New(resp.ErrMessage)))
+			return resp, opErr(OpCreateTopic, name, errors.Join(resp.Err, errors.New(resp.ErrMessage)))
 		}
-		return TopicID{}, opErr(OpCreateTopic, name, resp.Err)
+		return resp, opErr(OpCreateTopic, name, resp.Err)
 	}
-	return TopicID(resp.ID), nil
+	return resp, nil
 }
 
 // DeleteTopic deletes a topic. Deleting a topic that is already gone is not

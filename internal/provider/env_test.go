@@ -233,3 +233,20 @@ func TestSASLFromEnvironment(t *testing.T) {
 		}
 	})
 }
+
+func TestCoalesceFromEnvironment(t *testing.T) {
+	config := func() map[string]any { return map[string]any{"bootstrap_servers": []string{closedAddress(t)}} }
+	for _, ok := range []string{"", "on", "off", "0", "5ms"} {
+		t.Run("valid "+ok, func(t *testing.T) {
+			if _, diags := configure(t, map[string]string{coalesceEnv: ok}, config()); diags.HasError() {
+				t.Fatal(diags)
+			}
+		})
+	}
+	for _, bad := range []string{"-1ms", "soon", "true"} {
+		t.Run("invalid "+bad, func(t *testing.T) {
+			_, diags := configure(t, map[string]string{coalesceEnv: bad}, config())
+			assertSingleError(t, diags, "Invalid "+coalesceEnv, `"`+bad+`"`, "on, off")
+		})
+	}
+}

@@ -46,18 +46,16 @@ const (
 	// schema documentation and the code agree.
 	defaultTimeout = 30 * time.Second
 
-	// coalesceWindowEnv overrides defaultCoalesceWindow (a Go duration;
-	// "0" sends one request per read), for benchmarks and for ruling the
-	// coalescer out when diagnosing a cluster.
-	coalesceWindowEnv = "FLINKAGENTS_COALESCE_WINDOW"
-	// defaultCoalesceWindow merges the topic reads of resources Terraform
-	// refreshes side by side into one request per kind (kafkaops
-	// Config.CoalesceWindow). Terraform hands reads to the provider more
-	// slowly than a broker answers them, so a longer window gathers more:
-	// refreshing 400 topics took 800 requests without it, ~400 with 3ms,
-	// ~310 with 10ms and ~165 with 25ms, in the same wall time within noise
-	// (BENCHMARKS.md, "Rollout at scale"). 10ms costs a lone read little.
-	defaultCoalesceWindow = 10 * time.Millisecond
+	// coalesceEnv tunes the merging of the topic reads of resources
+	// Terraform refreshes side by side into one request per kind (kafkaops
+	// Config.Coalesce): "off" sends one request per read (for benchmarks,
+	// and for ruling the coalescer out when diagnosing a cluster), a Go
+	// duration also holds each batch that long (Config.CoalesceWindow).
+	// Unset: on, batching only the reads that arrive while a request of
+	// their kind is in flight, which on 400 topics needed fewer requests
+	// than one per topic without adding latency to any read (BENCHMARKS.md,
+	// "Rollout at scale").
+	coalesceEnv = "FLINKAGENTS_COALESCE"
 )
 
 // New returns the provider factory for providerserver; version is "dev" for
@@ -163,11 +161,15 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 	if d != nil {
 		resp.Diagnostics.Append(d)
 	}
-	coalesceWindow := defaultCoalesceWindow
-	if v := p.getenv(coalesceWindowEnv); v != "" {
+	coalesce, coalesceWindow := true, time.Duration(0)
+	switch v := p.getenv(coalesceEnv); v {
+	case "", "on":
+	case "off":
+		coalesce = false
+	default:
 		var err error
 		if coalesceWindow, err = time.ParseDuration(v); err != nil || coalesceWindow < 0 {
-			resp.Diagnostics.Append(diagnostics.InvalidEnvironmentVariable(coalesceWindowEnv, v, "a non-negative Go duration such as \"3ms\" or \"0\"", err))
+			resp.Diagnostics.Append(diagnostics.InvalidEnvironmentVariable(coalesceEnv, v, "on, off, or a non-negative Go duration such as \"3ms\"", err))
 		}
 	}
 	tlsConfig, tlsSecrets, diags := buildTLS(ctx, config.TLS, p.getenv)
@@ -198,6 +200,7 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 		"tls":               tlsConfig != nil,
 		"sasl":              mechanismName(mechanism),
 		"timeout":           timeout.String(),
+		"coalesce":          coalesce,
 		"coalesce_window":   coalesceWindow.String(),
 	})
 	conn := describeConnection(brokers, tlsConfig != nil, mechanismName(mechanism), identity)
@@ -214,6 +217,7 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 			Timeout:  timeout,
 			Logger:   logger,
 
+			Coalesce:       coalesce,
 			CoalesceWindow: coalesceWindow,
 		})
 	}).WithConnection(conn).WithTimeout(timeout))

@@ -179,11 +179,13 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if _, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), rf, cfg); err != nil {
+	created, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), rf, cfg)
+	if err != nil {
 		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, rf, err, r.clients.Connection()))
 		return
 	}
-	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
+	// The broker's answer to the create is the state: no read-back.
+	r.fillFrom(&plan, created.Topic, created.Configs, op, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
@@ -333,13 +335,20 @@ func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client,
 		diags.Append(r.clients.KafkaDiag(op, err))
 		return errors.Is(err, kafkaops.ErrTopicNotFound)
 	}
+	r.fillFrom(m, t, cfg, op, diags)
+	return false
+}
+
+// fillFrom sets m's computed attributes from the live topic and configs.
+func (r *topicResource[M]) fillFrom(m *M, t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, op string, diags *diag.Diagnostics) {
+	c := r.spec.common(m)
+	name := c.Name.ValueString()
 	c.ID = types.StringValue(name)
 	c.TopicID = types.StringValue(t.ID.String())
 	c.ReplicationFactor = types.Int64Value(int64(t.ReplicationFactor))
 	c.CleanupPolicy = types.StringValue(cfg[cleanup.ConfigCleanupPolicy].Value)
 	c.Config = liveManagedConfig(c.Config, cfg)
 	diags.Append(r.spec.fill(m, t, cfg, op)...)
-	return false
 }
 
 // refuseDestroyOrRename stops a plan that destroys (planned == nil) or

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
@@ -35,6 +36,11 @@ func TestAccAgentOperatorModule(t *testing.T) {
 	topic := func(op, kind string) string { return fmt.Sprintf("%s-%s-%s", prefix, op, kind) }
 	w := e.Workdir()
 	planFile := filepath.Join(w.Dir, "payments-plan.json")
+	quoted := make([]string, len(e.Brokers))
+	for i, b := range e.Brokers {
+		quoted[i] = fmt.Sprintf("%q", b)
+	}
+	servers := strings.Join(quoted, ", ")
 	config := func(plan string) string {
 		return fmt.Sprintf(`
 terraform {
@@ -54,17 +60,34 @@ module "operator" {
   partitions          = %d
   deletion_protection = false
   plan_json           = each.key == "payments" ? %s : null
+  # orders renders its job configuration in the module, the others through
+  # the agent_config data source: both must give what the data source does.
+  bootstrap_servers = each.key == "orders" ? [%s] : null
+}
+
+data "flinkagents_agent_config" "reference" {
+  for_each           = module.operator
+  action_state_topic = each.value.action_state_topic
+  control_topic      = each.value.control_topic
+  partitions         = %d
 }
 
 output "yaml" {
   value = { for name, op in module.operator : name => op.agent_config_yaml }
 }
 
+output "rendered_like_data_source" {
+  value = { for name, op in module.operator : name =>
+    op.agent_config_yaml == data.flinkagents_agent_config.reference[name].yaml &&
+    op.agent_settings == data.flinkagents_agent_config.reference[name].settings
+  }
+}
+
 output "boundary_status" {
   value = coalesce(module.operator["payments"].boundary_status, "none")
 }
 
-`, e.Provider(), moduleDir, prefix, partitions, plan)
+`, e.Provider(), moduleDir, prefix, partitions, plan, servers, partitions)
 	}
 
 	w.Write("main.tf", config("null"))
@@ -80,6 +103,13 @@ output "boundary_status" {
 			`[\s\S]*^  kafkaActionStateCleanupControlTopic: "` + regexp.QuoteMeta(topic(op, "cleanup-control")) + `"$`)
 		if !want.MatchString(yaml[op]) {
 			t.Errorf("%s's agent configuration:\n%s\ndoes not match %s", op, yaml[op], want)
+		}
+	}
+	var same map[string]bool
+	w.Output("rendered_like_data_source", &same)
+	for _, op := range operators {
+		if !same[op] {
+			t.Errorf("%s's module outputs differ from the agent_config data source's: %v", op, same)
 		}
 	}
 	var status string

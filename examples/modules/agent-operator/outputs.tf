@@ -32,10 +32,10 @@ output "partitions" {
 
 output "agent_settings" {
   description = "The job's Flink Agents options, by name."
-  value       = data.flinkagents_agent_config.this.settings
+  value       = local.agent_settings
 }
 
 output "agent_config_yaml" {
   description = "The same options under agent:, ready to merge into the job's Flink configuration."
-  value       = data.flinkagents_agent_config.this.yaml
+  value       = local.agent_config_yaml
 }

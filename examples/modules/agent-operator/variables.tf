@@ -49,5 +49,9 @@ variable "deletion_protection" {
 variable "bootstrap_servers" {
   type        = list(string)
   default     = null
-  description = "Bootstrap servers rendered into the job's configuration, when the job reaches Kafka by other addresses than Terraform. Null: the provider's."
+  description = "Bootstrap servers rendered into the job's configuration (host:port). Null: the provider's, through the agent_config data source; set it (to the provider's, or to the addresses the job uses) when rolling out many operators, so the module renders the configuration without a data source per operator."
+  validation {
+    condition     = var.bootstrap_servers == null || (length(coalesce(var.bootstrap_servers, [])) > 0 && alltrue([for s in coalesce(var.bootstrap_servers, []) : can(regex("^[^,\\s]+$", s))]))
+    error_message = "bootstrap_servers must be null or a non-empty list of host:port entries without commas or whitespace."
+  }
 }

@@ -1,0 +1,241 @@
+#!/usr/bin/env bash
+# Rollout benchmark: this provider against the Mongey kafka provider,
+# declaring the same topics, on Apache Kafka started by scripts/kafka.
+# Not part of CI; BENCHMARKS.md ("Rollout at scale") has the method and the
+# results. `make bench-rollout` runs it.
+#
+# For every topic count and -parallelism, each run does, providers
+# interleaved: apply from an empty state, plan (a refresh of every topic),
+# then destroy (run 1 only: Mongey's destroy is slow; later runs remove their
+# topics with Kafka's tool between runs instead). Every command records its
+# wall time, the CPU of terraform core and of the provider processes, and
+# the requests the broker received (its RequestsPerSec counters over JMX).
+#
+# Environment (all optional):
+#   BENCH_TOPICS="400 1000"          topics per configuration (even: half
+#                                    action-state topics, half control topics)
+#   BENCH_PARALLELISM="10 50"        terraform -parallelism values
+#   BENCH_RUNS=3                     runs per (topics, parallelism)
+#   BENCH_PROVIDERS="flinkagents mongey"
+#   BENCH_PARTITIONS=3               partitions of each action-state topic
+#   BENCH_DIR=<dir>                  scratch directory (default: a new one in /tmp)
+#   MONGEY_VERSION=v0.13.1           the Mongey provider's module version
+#   FLINKAGENTS_CPUPROFILE_DIR=<dir> CPU profiles of this provider's processes
+#
+# The Mongey provider is downloaded from the Go module proxy and built in the
+# scratch directory; nothing of it is written to this repository.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOPICS="${BENCH_TOPICS:-400 1000}"
+PARALLELISM="${BENCH_PARALLELISM:-10 50}"
+RUNS="${BENCH_RUNS:-3}"
+PROVIDERS="${BENCH_PROVIDERS:-flinkagents mongey}"
+PARTITIONS="${BENCH_PARTITIONS:-3}"
+MONGEY_VERSION="${MONGEY_VERSION:-v0.13.1}"
+DIR="${BENCH_DIR:-$(mktemp -d /tmp/flinkagents-bench.XXXXXX)}"
+mkdir -p "$DIR"
+DIR="$(cd "$DIR" && pwd -P)"
+
+"$ROOT/scripts/require-tools.sh" go terraform java mvn openssl
+log() { printf 'bench-rollout: %s\n' "$*" >&2; }
+die() { printf 'bench-rollout: ERROR: %s\n' "$*" >&2; exit 1; }
+for n in $TOPICS; do ((n % 2 == 0 && n > 0)) || die "BENCH_TOPICS: $n is not a positive even number"; done
+
+# --- Kafka, with JMX on a free loopback port for the request counters -------
+# shellcheck source=kafka/lib.sh
+source "$ROOT/scripts/kafka/lib.sh"
+JMX_PORT="$(kafka_pick_ports 1)"
+KAFKA_DIR="$DIR/kafka"
+cleanup() { "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+KAFKA_JVM_OPTS="$KAFKA_JVM_OPTS -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
+-Dcom.sun.management.jmxremote.port=$JMX_PORT -Dcom.sun.management.jmxremote.rmi.port=$JMX_PORT \
+-Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
+  "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
+BOOTSTRAP="$(bash -c "source '$KAFKA_DIR/env.sh'; printf %s \"\$KAFKA_BOOTSTRAP_SERVERS\"")"
+[[ -n "$BOOTSTRAP" ]] || die "no PLAINTEXT bootstrap address in $KAFKA_DIR/env.sh"
+
+# Requests the broker has received, by type, summed over versions. The
+# node's own KRaft traffic and connection handshakes are left out.
+request_counts() {
+  kafka_run_class org.apache.kafka.tools.JmxTool --one-time true --report-format properties \
+    --jmx-url "service:jmx:rmi:///jndi/rmi://127.0.0.1:$JMX_PORT/jmxrmi" \
+    --object-name 'kafka.network:type=RequestMetrics,name=RequestsPerSec,request=*,version=*' --attributes Count 2>/dev/null |
+    awk -F'[=,:]' '/request=/ {
+        for (i = 1; i <= NF; i++) if ($i == "request") t = $(i + 1)
+        c[t] += $NF }
+      END { for (t in c) if (t !~ /^(ApiVersions|BrokerHeartbeat|BrokerRegistration|ControllerRegistration|Vote|BeginQuorumEpoch|EndQuorumEpoch|FetchSnapshot)$/) print t, c[t] }' |
+    sort
+}
+
+# --- Providers ---------------------------------------------------------------
+# Each is installed through dev_overrides behind a wrapper that appends the
+# provider process's CPU (user, sys, from bash's `times`) to a log, so a
+# command's CPU splits into terraform core and provider.
+wrap() { # wrap <real binary> <wrapper path> <cpu log>
+  cat >"$2" <<EOF
+#!/usr/bin/env bash
+"$1" "\$@"
+rc=\$?
+times >"$3.\$\$" # not through a pipe: a pipeline's subshell has no children
+tail -1 "$3.\$\$" >>"$3" && rm -f "$3.\$\$"
+exit \$rc
+EOF
+  chmod +x "$2"
+}
+
+mkdir -p "$DIR/bin/flinkagents" "$DIR/bin/mongey" "$DIR/real"
+log "building this provider"
+(cd "$ROOT" && go build -o "$DIR/real/terraform-provider-flinkagents" .)
+wrap "$DIR/real/terraform-provider-flinkagents" "$DIR/bin/flinkagents/terraform-provider-flinkagents" "$DIR/cpu-provider.log"
+if [[ " $PROVIDERS " == *" mongey "* ]]; then
+  log "building the Mongey provider $MONGEY_VERSION from the Go module proxy, in $DIR/mongey-src"
+  src="$(cd "$DIR" && GOFLAGS=-mod=mod go mod download -json "github.com/Mongey/terraform-provider-kafka@$MONGEY_VERSION" |
+    awk -F'"' '/"Dir":/ {print $4}')"
+  [[ -d "$src" ]] || die "could not download github.com/Mongey/terraform-provider-kafka@$MONGEY_VERSION"
+  rm -rf "$DIR/mongey-src" && cp -r "$src" "$DIR/mongey-src" && chmod -R u+w "$DIR/mongey-src"
+  (cd "$DIR/mongey-src" && GOFLAGS=-mod=mod go build -o "$DIR/real/terraform-provider-kafka" .)
+  wrap "$DIR/real/terraform-provider-kafka" "$DIR/bin/mongey/terraform-provider-kafka" "$DIR/cpu-provider.log"
+fi
+cat >"$DIR/terraformrc" <<EOF
+provider_installation {
+  dev_overrides {
+    "actionstate/flinkagents" = "$DIR/bin/flinkagents"
+    "mongey/kafka"            = "$DIR/bin/mongey"
+  }
+  direct {}
+}
+EOF
+export TF_CLI_CONFIG_FILE="$DIR/terraformrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+
+# --- Configurations ----------------------------------------------------------
+# This provider: examples/rollout as users run it (the agent-operator module
+# with for_each). Mongey: the same topics and settings, kafka_topic with
+# for_each.
+rm -rf "$DIR/flinkagents" "$DIR/modules" "$DIR/mongey"
+cp -r "$ROOT/examples/rollout" "$DIR/flinkagents"
+cp -r "$ROOT/examples/modules" "$DIR/modules"
+mkdir -p "$DIR/mongey"
+cat >"$DIR/mongey/main.tf" <<'EOF'
+terraform {
+  required_providers {
+    kafka = { source = "mongey/kafka" }
+  }
+}
+variable "bootstrap_servers" { type = list(string) }
+variable "operator_count" { type = number }
+variable "partitions" { type = number }
+variable "prefix" { type = string }
+variable "deletion_protection" { type = bool } # the flinkagents side's; no equivalent here
+provider "kafka" {
+  bootstrap_servers = var.bootstrap_servers
+  tls_enabled       = false
+}
+locals {
+  operators = toset([for i in range(var.operator_count) : format("agent-%02d", i)])
+}
+resource "kafka_topic" "action_state" {
+  for_each           = local.operators
+  name               = "${var.prefix}-${each.key}-action-state"
+  partitions         = var.partitions
+  replication_factor = 1
+  config = {
+    "cleanup.policy"  = "compact,delete"
+    "retention.ms"    = "-1"
+    "retention.bytes" = "-1"
+  }
+}
+resource "kafka_topic" "control" {
+  for_each           = local.operators
+  name               = "${var.prefix}-${each.key}-cleanup-control"
+  partitions         = 1
+  replication_factor = 1
+  config = {
+    "cleanup.policy" = "compact"
+  }
+}
+EOF
+
+RESULTS="$DIR/results.tsv"
+printf 'provider\ttopics\tparallelism\tcommand\trun\twall_s\tcpu_core_s\tcpu_provider_s\trequests\tby_type\n' >"$RESULTS"
+
+# measure <provider> <topics> <parallelism> <command> <run> <terraform args...>
+measure() {
+  local provider="$1" topics="$2" par="$3" cmd="$4" run="$5"
+  shift 5
+  local t0 t1 total
+  request_counts >"$DIR/requests-before"
+  : >"$DIR/cpu-provider.log"
+  t0="$(date +%s.%N)"
+  # `times` in the subshell (into a file, not a pipe): the CPU of terraform
+  # and of everything it started and waited for.
+  (
+    cd "$DIR/$provider"
+    terraform "$@" -parallelism="$par" -var "bootstrap_servers=[\"$BOOTSTRAP\"]" \
+      -var operator_count=$((topics / 2)) -var partitions="$PARTITIONS" -var prefix="b$provider" \
+      -var deletion_protection=false -no-color >"$DIR/last-$provider.log" 2>&1
+    times >"$DIR/cpu-terraform.log"
+  ) || { tail -30 "$DIR/last-$provider.log" >&2; die "$provider: terraform $cmd failed (log: $DIR/last-$provider.log)"; }
+  total="$(tail -1 "$DIR/cpu-terraform.log")"
+  t1="$(date +%s.%N)"
+  request_counts >"$DIR/requests-after"
+  awk -v p="$provider" -v n="$topics" -v par="$par" -v c="$cmd" -v r="$run" -v t0="$t0" -v t1="$t1" \
+    -v total="$total" -v before="$DIR/requests-before" -v after="$DIR/requests-after" -v plog="$DIR/cpu-provider.log" '
+    function secs(s,   a, i, x, m, q) { # "0m1.230s 0m0.120s" -> 1.35
+      x = 0; split(s, a, " ")
+      for (i in a) { m = a[i]; sub(/s$/, "", m); split(m, q, "m"); x += q[1] * 60 + q[2] }
+      return x }
+    BEGIN {
+      while ((getline line < before) > 0) { split(line, f, " "); b[f[1]] = f[2] }
+      req = 0; types = ""
+      while ((getline line < after) > 0) { split(line, f, " "); d = f[2] - b[f[1]]; if (d > 0) { req += d; types = types f[1] "=" d " " } }
+      prov = 0; while ((getline line < plog) > 0) prov += secs(line)
+      tot = secs(total)
+      printf "%s\t%d\t%d\t%s\t%d\t%.1f\t%.1f\t%.1f\t%d\t%s\n", p, n, par, c, r, t1 - t0, tot - prov, prov, req, types
+    }' | tee -a "$RESULTS" >&2
+}
+
+drop_topics() { # drop_topics <provider>: what a run left behind, with Kafka's tool
+  kafka_run_class org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --if-exists \
+    --topic "b$1-.*" >/dev/null 2>&1 || true
+  rm -f "$DIR/$1/terraform.tfstate" "$DIR/$1/terraform.tfstate.backup"
+}
+
+for p in $PROVIDERS; do
+  (cd "$DIR/$p" && terraform init -input=false >/dev/null 2>&1 || terraform get >/dev/null) ||
+    die "$p: terraform init failed in $DIR/$p"
+done
+
+log "Kafka $KAFKA_VERSION at $BOOTSTRAP; results in $RESULTS"
+for n in $TOPICS; do
+  for par in $PARALLELISM; do
+    for ((run = 1; run <= RUNS; run++)); do
+      for p in $PROVIDERS; do drop_topics "$p"; done
+      for p in $PROVIDERS; do measure "$p" "$n" "$par" apply "$run" apply -auto-approve -input=false; done
+      for p in $PROVIDERS; do measure "$p" "$n" "$par" plan "$run" plan -input=false -lock=false; done
+      if ((run == 1)); then
+        for p in $PROVIDERS; do measure "$p" "$n" "$par" destroy "$run" destroy -auto-approve -input=false; done
+      fi
+    done
+    for p in $PROVIDERS; do drop_topics "$p"; done
+  done
+done
+
+# Summary: min-max of each measure per (command, topics, parallelism, provider).
+log "summary (min-max over runs)"
+awk -F'\t' 'NR > 1 {
+    k = $4 "\t" $2 "\t" $3 "\t" $1
+    if (!(k in n)) { order[++m] = k; wmin[k] = wmax[k] = $6; cmin[k] = cmax[k] = $7; pmin[k] = pmax[k] = $8; rmin[k] = rmax[k] = $9 }
+    n[k]++
+    if ($6 < wmin[k]) wmin[k] = $6; if ($6 > wmax[k]) wmax[k] = $6
+    if ($7 < cmin[k]) cmin[k] = $7; if ($7 > cmax[k]) cmax[k] = $7
+    if ($8 < pmin[k]) pmin[k] = $8; if ($8 > pmax[k]) pmax[k] = $8
+    if ($9 < rmin[k]) rmin[k] = $9; if ($9 > rmax[k]) rmax[k] = $9 }
+  function r(a, b) { return a == b ? a : a "-" b }
+  END {
+    print "| command | topics | -parallelism | provider | runs | wall s | CPU core s | CPU provider s | requests |"
+    print "|---|---:|---:|---|---:|---|---|---|---|"
+    for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
+      printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4], n[k], r(wmin[k], wmax[k]), r(cmin[k], cmax[k]), r(pmin[k], pmax[k]), r(rmin[k], rmax[k]) }
+  }' "$RESULTS" | tee "$DIR/summary.md"
