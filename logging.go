@@ -9,7 +9,10 @@ package main
 
 // loggingVariables are the levels terraform-plugin-log reads; each is set
 // to OFF only when nothing would display its output.
-var loggingVariables = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER"}
+var loggingVariables = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER",
+	// The provider's franz-go subsystem (internal/provider/kgo_logger.go):
+	// unset, it logged at TRACE too, and franz-go formats every line.
+	"TF_LOG_PROVIDER_FLINKAGENTS_KAFKA"}
 
 // quietUnlessLogging turns the plugin's loggers off when Terraform would
 // discard their lines; any logging variable set by the user wins.

@@ -22,6 +22,7 @@ func main() {
 	flag.BoolVar(&debug, "debug", false,
 		"serve in debug mode for a debugger such as delve; prints TF_REATTACH_PROVIDERS to use with Terraform")
 	flag.Parse()
+	tuneGC(os.Getenv)
 	if err := quietUnlessLogging(os.Getenv, os.Setenv); err != nil {
 		log.Fatal(err)
 	}

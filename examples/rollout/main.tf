@@ -81,10 +81,10 @@ module "operator" {
 
 output "agent_config_yaml" {
   description = "Each operator's agent: configuration, by operator."
-  value       = { for name, op in module.operator : name => op.agent_config_yaml }
+  value       = { for name, op in module.operator : name => op.agent_config.yaml }
 }
 
 output "boundaries" {
   description = "Each operator's cleanup boundary status (null: none yet)."
-  value       = { for name, op in module.operator : name => op.boundary_status }
+  value       = { for name, op in module.operator : name => try(op.boundary.status, null) }
 }

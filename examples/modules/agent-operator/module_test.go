@@ -6,6 +6,7 @@ package agentoperator_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -67,24 +68,32 @@ module "operator" {
 
 data "flinkagents_agent_config" "reference" {
   for_each           = module.operator
-  action_state_topic = each.value.action_state_topic
-  control_topic      = each.value.control_topic
+  action_state_topic = each.value.topics.action_state
+  control_topic      = each.value.topics.control
   partitions         = %d
 }
 
 output "yaml" {
-  value = { for name, op in module.operator : name => op.agent_config_yaml }
+  value = { for name, op in module.operator : name => op.agent_config.yaml }
 }
 
 output "rendered_like_data_source" {
   value = { for name, op in module.operator : name =>
-    op.agent_config_yaml == data.flinkagents_agent_config.reference[name].yaml &&
-    op.agent_settings == data.flinkagents_agent_config.reference[name].settings
+    op.agent_config.yaml == data.flinkagents_agent_config.reference[name].yaml &&
+    op.agent_config.settings == data.flinkagents_agent_config.reference[name].settings
   }
 }
 
 output "boundary_status" {
-  value = coalesce(module.operator["payments"].boundary_status, "none")
+  value = try(module.operator["payments"].boundary.status, "none")
+}
+
+output "payments_topics" {
+  value = module.operator["payments"].topics
+}
+
+output "payments_boundary_partitions" {
+  value = try(module.operator["payments"].boundary.partitions, {})
 }
 
 `, e.Provider(), moduleDir, prefix, partitions, plan, servers, partitions)
@@ -109,7 +118,7 @@ output "boundary_status" {
 	w.Output("rendered_like_data_source", &same)
 	for _, op := range operators {
 		if !same[op] {
-			t.Errorf("%s's module outputs differ from the agent_config data source's: %v", op, same)
+			t.Errorf("%s's module outputs differ from the agent_config data source's: %v\n%q", op, same, yaml[op])
 		}
 	}
 	var status string
@@ -134,6 +143,15 @@ output "boundary_status" {
 
 	if w.Output("boundary_status", &status); status != "APPLIED" {
 		t.Errorf("boundary status %q, want APPLIED", status)
+	}
+	var topics map[string]string
+	w.Output("payments_topics", &topics)
+	if want := map[string]string{"action_state": data, "action_state_id": id.ID.String(), "control": topic("payments", "cleanup-control")}; !maps.Equal(topics, want) {
+		t.Errorf("topics output %v, want %v", topics, want)
+	}
+	var summary map[string]any
+	if w.Output("payments_boundary_partitions", &summary); len(summary) != partitions {
+		t.Errorf("boundary partitions output has %d entries, want one per partition (%d): %v", len(summary), partitions, summary)
 	}
 	for p, off := range e.StartOffsets(data) {
 		if off != 3 {

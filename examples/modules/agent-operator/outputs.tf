@@ -1,41 +1,59 @@
-output "action_state_topic" {
-  description = "The action-state topic's name."
-  value       = flinkagents_action_state_topic.this.name
+# Three outputs, each an object, rather than one per value: Terraform's cost
+# of module outputs grows with the square of their number times the module
+# instances (it matches each instance's outputs against every recorded
+# change), and on a 200-operator rollout seven outputs were a third of a
+# plan's CPU (BENCHMARKS.md, "Rollout at scale").
+
+output "topics" {
+  description = <<-EOT
+    The operator's topics: action_state (name), action_state_id (its topic ID in Kafka's Java
+    form, as recovery markers and plans record it) and control (name).
+  EOT
+  value = {
+    action_state    = flinkagents_action_state_topic.this.name
+    action_state_id = flinkagents_action_state_topic.this.topic_id
+    control         = flinkagents_cleanup_control_topic.this.name
+  }
 }
 
-output "action_state_topic_id" {
-  description = "The action-state topic's ID in Kafka's Java form, as recovery markers and plans record it."
-  value       = flinkagents_action_state_topic.this.topic_id
+output "agent_config" {
+  description = <<-EOT
+    The job's Flink Agents options: settings (by option name) and yaml (the same under agent:,
+    ready to merge into the job's Flink configuration).
+  EOT
+  value = var.bootstrap_servers == null ? {
+    settings = one(data.flinkagents_agent_config.this[*].settings)
+    yaml     = one(data.flinkagents_agent_config.this[*].yaml)
+    } : {
+    # What the agent_config data source renders, in its order; strings are
+    # quoted for YAML as JSON strings (a subset of YAML's double quotes).
+    settings = tomap({
+      actionStateStoreBackend                = "kafka"
+      kafkaBootstrapServers                  = join(",", var.bootstrap_servers)
+      kafkaActionStateTopic                  = local.action_state_topic
+      kafkaActionStateTopicNumPartitions     = tostring(var.partitions)
+      kafkaActionStateTopicReplicationFactor = tostring(coalesce(var.replication_factor, 1))
+      kafkaActionStateTombstoneEnabled       = "false"
+      kafkaActionStateCleanupControlTopic    = local.control_topic
+    })
+    yaml = <<-EOT
+      agent:
+        actionStateStoreBackend: "kafka"
+        kafkaBootstrapServers: ${jsonencode(join(",", var.bootstrap_servers))}
+        kafkaActionStateTopic: ${jsonencode(local.action_state_topic)}
+        kafkaActionStateTopicNumPartitions: ${var.partitions}
+        kafkaActionStateTopicReplicationFactor: ${coalesce(var.replication_factor, 1)}
+        kafkaActionStateTombstoneEnabled: false
+        kafkaActionStateCleanupControlTopic: ${jsonencode(local.control_topic)}
+      EOT
+  }
 }
 
-output "control_topic" {
-  description = "The cleanup control topic's name."
-  value       = flinkagents_cleanup_control_topic.this.name
-}
-
-output "boundary_status" {
-  description = "APPLIED once the boundary's records are deleted, COMMITTED while an apply is pending; null without a plan."
-  value       = one(flinkagents_cleanup_boundary.this[*].status)
-}
-
-output "committed_boundary" {
-  description = "The effective boundary recorded in the control topic, by partition; null without a plan."
-  value       = one(flinkagents_cleanup_boundary.this[*].committed_boundary)
-  # Not a secret: the provider marks it sensitive only to keep plans short.
-  sensitive = true
-}
-
-output "partitions" {
-  description = "Per partition, the boundary and what the last apply deleted; null without a plan."
-  value       = one(flinkagents_cleanup_boundary.this[*].partitions)
-}
-
-output "agent_settings" {
-  description = "The job's Flink Agents options, by name."
-  value       = local.agent_settings
-}
-
-output "agent_config_yaml" {
-  description = "The same options under agent:, ready to merge into the job's Flink configuration."
-  value       = local.agent_config_yaml
+output "boundary" {
+  description = <<-EOT
+    Null without a plan. Otherwise status (APPLIED once the boundary's records are deleted,
+    COMMITTED while an apply is pending, DELETION_PENDING when records below it are readable again)
+    and partitions (per partition, the boundary and what the last apply deleted).
+  EOT
+  value       = one([for b in flinkagents_cleanup_boundary.this : { status = b.status, partitions = b.partitions }])
 }
