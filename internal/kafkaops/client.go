@@ -42,9 +42,10 @@ type Config struct {
 	// Default off: every call sends its own request, as a single caller (a
 	// test, a CLI) wants.
 	Coalesce bool
-	// CoalesceWindow, with Coalesce, also holds each batch this long after
-	// its first caller before sending it: fewer requests still, for that
-	// much latency on every read. Default 0.
+	// CoalesceWindow, with Coalesce, also holds a batch this long when a
+	// request of its kind was sent less than this long ago (a burst of
+	// reads), so more callers join it: fewer requests, for at most this
+	// much latency, and none for a read after a quiet spell. Default 0.
 	CoalesceWindow time.Duration
 	// CoalesceMaxTopics bounds the topics of one coalesced request; default
 	// 500, far below any broker's request size limit even with 255-character

@@ -20,10 +20,12 @@ import (
 // number of topics), each caller being handed its own topic's answer. A
 // call that finds nothing in flight is sent at once, so coalescing adds no
 // latency to a lone read; under load a batch waits at most one request.
-// (The first version waited a fixed window, 10ms, for callers to gather:
-// the same requests saved, but every read paid the window.)
-// Config.CoalesceWindow adds such a wait before each batch for those who
-// want fewer requests still.
+// Against a nearby broker that answers faster than Terraform hands out
+// reads, few calls meet a request in flight, so Config.CoalesceWindow
+// also holds a batch for company when its kind was sent less than the
+// window ago: a burst of reads then goes in a few requests, and a read
+// after a quiet spell still goes at once. (The first version held every
+// batch a fixed 10ms window, lone reads included.)
 //
 // Two rules keep the protocol's checks exact:
 //
@@ -62,6 +64,7 @@ type coalescer[R any] struct {
 	mu       sync.Mutex
 	open     *batch[R] // collecting callers; nil when none
 	inFlight int       // requests of this kind sent and not yet answered
+	lastSent time.Time
 }
 
 // batch is one coalesced request: the callers that joined it wait on done,
@@ -134,8 +137,12 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 	defer co.mu.Unlock()
 	b := co.open
 	if b == nil {
-		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{}), ready: co.window <= 0}
-		if !b.ready {
+		// A read that follows a request of its kind by less than the window
+		// is part of a burst (a refresh of many resources): its batch waits
+		// the window for company. A read after a quiet spell goes at once.
+		burst := co.window > 0 && time.Since(co.lastSent) < co.window
+		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{}), ready: !burst}
+		if burst {
 			time.AfterFunc(co.window, func() { co.windowClosed(b) })
 		}
 		co.open = b
@@ -165,6 +172,7 @@ func (co *coalescer[R]) windowClosed(b *batch[R]) {
 func (co *coalescer[R]) sendLocked(b *batch[R]) {
 	co.open = nil
 	co.inFlight++
+	co.lastSent = time.Now()
 	go co.flush(b)
 }
 
