@@ -56,6 +56,11 @@ KAFKA_JVM_OPTS="$KAFKA_JVM_OPTS -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.m
 BOOTSTRAP="$(bash -c "source '$KAFKA_DIR/env.sh'; printf %s \"\$KAFKA_BOOTSTRAP_SERVERS\"")"
 [[ -n "$BOOTSTRAP" ]] || die "no PLAINTEXT bootstrap address in $KAFKA_DIR/env.sh"
 
+# CPU seconds the broker JVM has used so far (it shares the machine).
+BROKER_PID="$(cat "$KAFKA_DIR/node-1/kafka.pid")"
+CLK_TCK="$(getconf CLK_TCK)"
+broker_cpu() { awk -v hz="$CLK_TCK" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$BROKER_PID/stat"; }
+
 # Requests the broker has received, by type, summed over versions. The
 # node's own KRaft traffic and connection handshakes are left out.
 request_counts() {
@@ -158,7 +163,7 @@ resource "kafka_topic" "control" {
 EOF
 
 RESULTS="$DIR/results.tsv"
-printf 'provider\ttopics\tparallelism\tcommand\trun\twall_s\tcpu_core_s\tcpu_provider_s\trequests\tby_type\n' >"$RESULTS"
+printf 'provider\ttopics\tparallelism\tcommand\trun\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\n' >"$RESULTS"
 
 # measure <provider> <topics> <parallelism> <command> <run> <terraform args...>
 measure() {
@@ -167,6 +172,8 @@ measure() {
   local t0 t1 total
   request_counts >"$DIR/requests-before"
   : >"$DIR/cpu-provider.log"
+  local b0 b1
+  b0="$(broker_cpu)"
   t0="$(date +%s.%N)"
   # `times` in the subshell (into a file, not a pipe): the CPU of terraform
   # and of everything it started and waited for.
@@ -179,8 +186,9 @@ measure() {
   ) || { tail -30 "$DIR/last-$provider.log" >&2; die "$provider: terraform $cmd failed (log: $DIR/last-$provider.log)"; }
   total="$(tail -1 "$DIR/cpu-terraform.log")"
   t1="$(date +%s.%N)"
+  b1="$(broker_cpu)"
   request_counts >"$DIR/requests-after"
-  awk -v p="$provider" -v n="$topics" -v par="$par" -v c="$cmd" -v r="$run" -v t0="$t0" -v t1="$t1" \
+  awk -v p="$provider" -v n="$topics" -v par="$par" -v c="$cmd" -v r="$run" -v t0="$t0" -v t1="$t1" -v broker="$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" \
     -v total="$total" -v before="$DIR/requests-before" -v after="$DIR/requests-after" -v plog="$DIR/cpu-provider.log" '
     function secs(s,   a, i, x, m, q) { # "0m1.230s 0m0.120s" -> 1.35
       x = 0; split(s, a, " ")
@@ -192,7 +200,7 @@ measure() {
       while ((getline line < after) > 0) { split(line, f, " "); d = f[2] - b[f[1]]; if (d > 0) { req += d; types = types f[1] "=" d " " } }
       prov = 0; while ((getline line < plog) > 0) prov += secs(line)
       tot = secs(total)
-      printf "%s\t%d\t%d\t%s\t%d\t%.1f\t%.1f\t%.1f\t%d\t%s\n", p, n, par, c, r, t1 - t0, tot - prov, prov, req, types
+      printf "%s\t%d\t%d\t%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\n", p, n, par, c, r, t1 - t0, tot - prov, prov, broker, req, types
     }' | tee -a "$RESULTS" >&2
 }
 
@@ -226,16 +234,16 @@ done
 log "summary (min-max over runs)"
 awk -F'\t' 'NR > 1 {
     k = $4 "\t" $2 "\t" $3 "\t" $1
-    if (!(k in n)) { order[++m] = k; wmin[k] = wmax[k] = $6; cmin[k] = cmax[k] = $7; pmin[k] = pmax[k] = $8; rmin[k] = rmax[k] = $9 }
+    if (!(k in n)) order[++m] = k
     n[k]++
-    if ($6 < wmin[k]) wmin[k] = $6; if ($6 > wmax[k]) wmax[k] = $6
-    if ($7 < cmin[k]) cmin[k] = $7; if ($7 > cmax[k]) cmax[k] = $7
-    if ($8 < pmin[k]) pmin[k] = $8; if ($8 > pmax[k]) pmax[k] = $8
-    if ($9 < rmin[k]) rmin[k] = $9; if ($9 > rmax[k]) rmax[k] = $9 }
-  function r(a, b) { return a == b ? a : a "-" b }
+    for (c = 6; c <= 10; c++) {
+      if (n[k] == 1 || $c < lo[k, c]) lo[k, c] = $c
+      if (n[k] == 1 || $c > hi[k, c]) hi[k, c] = $c
+    } }
+  function r(k, c) { return lo[k, c] == hi[k, c] ? lo[k, c] : lo[k, c] "-" hi[k, c] }
   END {
-    print "| command | topics | -parallelism | provider | runs | wall s | CPU core s | CPU provider s | requests |"
-    print "|---|---:|---:|---|---:|---|---|---|---|"
+    print "| command | topics | -parallelism | provider | runs | wall s | CPU core s | CPU provider s | CPU broker s | requests |"
+    print "|---|---:|---:|---|---:|---|---|---|---|---|"
     for (i = 1; i <= m; i++) { k = order[i]; split(k, f, "\t")
-      printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4], n[k], r(wmin[k], wmax[k]), r(cmin[k], cmax[k]), r(pmin[k], pmax[k]), r(rmin[k], rmax[k]) }
+      printf "| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", f[1], f[2], f[3], f[4], n[k], r(k, 6), r(k, 7), r(k, 8), r(k, 9), r(k, 10) }
   }' "$RESULTS" | tee "$DIR/summary.md"
