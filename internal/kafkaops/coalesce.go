@@ -24,8 +24,11 @@ import (
 // reads, few calls meet a request in flight, so Config.CoalesceWindow
 // also holds a batch for company when its kind was sent less than the
 // window ago: a burst of reads then goes in a few requests, and a read
-// after a quiet spell still goes at once. (The first version held every
-// batch a fixed 10ms window, lone reads included.)
+// after a quiet spell still goes at once. A burst batch that has gathered
+// as many callers as the largest recent batch goes without waiting out the
+// window: at -parallelism=10 every caller that can come has come. (The
+// first version held every batch a fixed 10ms window, lone reads
+// included: at -parallelism=10 each refresh waited the window.)
 //
 // Two rules keep the protocol's checks exact:
 //
@@ -65,15 +68,17 @@ type coalescer[R any] struct {
 	open     *batch[R] // collecting callers; nil when none
 	inFlight int       // requests of this kind sent and not yet answered
 	lastSent time.Time
+	peak     int // topics of the largest recent batch: a burst batch that size goes without waiting out the window
 }
 
 // batch is one coalesced request: the callers that joined it wait on done,
 // then read answer or err (written once, before done is closed).
 type batch[R any] struct {
-	topics []string
-	joined map[string]bool
-	ready  bool // its window (if any) has passed: it may be sent
-	done   chan struct{}
+	topics    []string
+	joined    map[string]bool
+	ready     bool // it may be sent: no window, the window passed, or as large as recent batches
+	waitedOut bool // it waited the whole window
+	done      chan struct{}
 
 	answer func(string) (R, error)
 	err    error
@@ -153,6 +158,11 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 		b.joined[topic] = true
 		b.topics = append(b.topics, topic)
 	}
+	if !b.ready && co.peak > 1 && len(b.topics) >= co.peak {
+		// As many callers as the last bursts brought (Terraform's
+		// parallelism, in effect): waiting longer would only add latency.
+		b.ready = true
+	}
 	if len(b.topics) >= co.maxBatch || (b.ready && co.inFlight == 0) {
 		co.sendLocked(b)
 	}
@@ -163,6 +173,7 @@ func (co *coalescer[R]) windowClosed(b *batch[R]) {
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	b.ready = true
+	b.waitedOut = true
 	if co.open == b && co.inFlight == 0 {
 		co.sendLocked(b)
 	}
@@ -173,6 +184,11 @@ func (co *coalescer[R]) sendLocked(b *batch[R]) {
 	co.open = nil
 	co.inFlight++
 	co.lastSent = time.Now()
+	if b.waitedOut {
+		co.peak = len(b.topics) // fewer callers than before: expect that many now
+	} else {
+		co.peak = max(co.peak, len(b.topics))
+	}
 	go co.flush(b)
 }
 

@@ -242,6 +242,33 @@ func TestCoalescerWindowGathersABurst(t *testing.T) {
 	}
 }
 
+// A burst batch that has as many callers as the last burst brought goes
+// without waiting out the window.
+func TestCoalescerBurstAsLargeAsTheLastGoesAtOnce(t *testing.T) {
+	f := &fakeBroker{}
+	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: time.Second}), "fake", f.request)
+	if _, err := co.do(context.Background(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, _ := callAll(co, topicNames(5)); errors.Join(errs...) != nil { // waits out the window
+		t.Fatal(errors.Join(errs...))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
+	defer cancel()
+	var wg sync.WaitGroup
+	errs := make([]error, 5)
+	for i, topic := range []string{"a", "b", "c", "d", "e"} {
+		wg.Go(func() { _, errs[i] = co.do(ctx, topic) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("the second burst of 5 waited for the window: %v", err)
+	}
+	if len(f.batches) != 3 || len(f.batches[2]) != 5 {
+		t.Errorf("requests %v, want [first], the first burst, then the second burst together", f.batches)
+	}
+}
+
 // A request-level error that may belong to one topic only (kadm turns a
 // topic authorization failure into an error for the whole request) is
 // resolved by asking each topic alone: only the unauthorized caller fails.
