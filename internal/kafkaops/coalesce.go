@@ -90,6 +90,10 @@ func newCoalescer[R any](c *Client, op string, request batchRequest[R]) *coalesc
 
 // do returns topic's answer, from a coalesced request when enabled.
 func (co *coalescer[R]) do(ctx context.Context, topic string) (R, error) {
+	if err := co.client.settle(ctx, topic); err != nil {
+		var zero R
+		return zero, err
+	}
 	if !co.enabled {
 		return co.alone(ctx, topic)
 	}
@@ -235,7 +239,12 @@ func (c *Client) acquire(ctx context.Context) (release func(), err error) {
 // request bounds one leaf request named op on topic: the per-request
 // timeout, and an in-flight slot (waiting for it counts against the
 // timeout). done releases both; on error there is nothing to release.
+// Like every per-topic read (coalescer.do), it first lets a topic this
+// client just created settle.
 func (c *Client) request(ctx context.Context, op, topic string) (_ context.Context, done func(), err error) {
+	if err := c.settle(ctx, topic); err != nil {
+		return nil, nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	release, err := c.acquire(ctx)
 	if err != nil {

@@ -17,9 +17,6 @@ type ConfigValue struct {
 
 // TopicConfigs returns every config of a topic.
 func (c *Client) TopicConfigs(ctx context.Context, name string) (map[string]ConfigValue, error) {
-	if err := c.settle(ctx, name); err != nil {
-		return nil, err
-	}
 	return c.configs.do(ctx, name)
 }
 

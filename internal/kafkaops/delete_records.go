@@ -12,9 +12,6 @@ import (
 // leader, and returns the low watermarks the brokers report. Every listed
 // partition must be answered without error.
 func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
-	if err := c.settle(ctx, topic); err != nil {
-		return nil, err
-	}
 	ctx, done, err := c.request(ctx, OpDeleteRecords, topic)
 	if err != nil {
 		return nil, err

@@ -11,17 +11,11 @@ import (
 // StartOffsets returns each partition's log start offset (the earliest
 // offset still readable). Every partition of the topic must be answered.
 func (c *Client) StartOffsets(ctx context.Context, topic string) (map[int32]int64, error) {
-	if err := c.settle(ctx, topic); err != nil {
-		return nil, err
-	}
 	return c.startOffsets.do(ctx, topic)
 }
 
 // EndOffsets returns each partition's high watermark.
 func (c *Client) EndOffsets(ctx context.Context, topic string) (map[int32]int64, error) {
-	if err := c.settle(ctx, topic); err != nil {
-		return nil, err
-	}
 	return c.endOffsets.do(ctx, topic)
 }
 

@@ -28,9 +28,6 @@ type Topic struct {
 // ErrTopicNotFound; any partition the broker reports with an error fails the
 // call, because an identity we cannot fully see is an identity we cannot trust.
 func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) {
-	if err := c.settle(ctx, name); err != nil {
-		return Topic{}, err
-	}
 	return c.topics.do(ctx, name)
 }
 
@@ -144,8 +141,10 @@ func createdFromResponse(resp kadm.CreateTopicResponse, requested map[string]str
 	return Created{Topic: t, Configs: cfg}, true
 }
 
-// settle makes the first read of a topic this client created wait until
-// every broker's metadata shows it: the read may go to any of them, and a
+// settle makes the first request about a topic this client created wait
+// until every broker's metadata shows it (coalescer.do and request call it
+// for every per-topic request, BeginControlTxn for its own client): the
+// request may go to any broker, and a
 // broker that has not caught up answers UNKNOWN_TOPIC_OR_PARTITION for a
 // topic that exists (seen on a three-node Apache Kafka 4.4 cluster, and on
 // one node under Terraform's parallel creates). The wait ends at the
@@ -224,10 +223,7 @@ func (c *Client) createTopic(ctx context.Context, name string, partitions int32,
 		return resp, opErr(OpCreateTopic, name, err)
 	}
 	if resp.Err != nil {
-		if resp.ErrMessage != "" {
-			return resp, opErr(OpCreateTopic, name, errors.Join(resp.Err, errors.New(resp.ErrMessage)))
-		}
-		return resp, opErr(OpCreateTopic, name, resp.Err)
+		return resp, opErr(OpCreateTopic, name, errWithMessage(resp.Err, resp.ErrMessage))
 	}
 	return resp, nil
 }
