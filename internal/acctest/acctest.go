@@ -106,11 +106,16 @@ func requireTerraform(t *testing.T) {
 
 // Provider is the provider block for this broker.
 func (e *Env) Provider() string {
+	return fmt.Sprintf("provider \"flinkagents\" {\n  bootstrap_servers = [%s]\n  timeout = \"20s\"\n%s\n}\n", e.BrokersHCL(), e.ProviderExtra)
+}
+
+// BrokersHCL is the broker addresses as the elements of an HCL list.
+func (e *Env) BrokersHCL() string {
 	quoted := make([]string, len(e.Brokers))
 	for i, b := range e.Brokers {
 		quoted[i] = fmt.Sprintf("%q", b)
 	}
-	return fmt.Sprintf("provider \"flinkagents\" {\n  bootstrap_servers = [%s]\n  timeout = \"20s\"\n%s\n}\n", strings.Join(quoted, ", "), e.ProviderExtra)
+	return strings.Join(quoted, ", ")
 }
 
 // Name returns a topic name unique to this run, so suites can share an

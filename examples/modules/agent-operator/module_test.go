@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
@@ -37,11 +36,6 @@ func TestAccAgentOperatorModule(t *testing.T) {
 	topic := func(op, kind string) string { return fmt.Sprintf("%s-%s-%s", prefix, op, kind) }
 	w := e.Workdir()
 	planFile := filepath.Join(w.Dir, "payments-plan.json")
-	quoted := make([]string, len(e.Brokers))
-	for i, b := range e.Brokers {
-		quoted[i] = fmt.Sprintf("%q", b)
-	}
-	servers := strings.Join(quoted, ", ")
 	config := func(plan string) string {
 		return fmt.Sprintf(`
 terraform {
@@ -96,7 +90,7 @@ output "payments_boundary_partitions" {
   value = try(module.operator["payments"].boundary.partitions, {})
 }
 
-`, e.Provider(), moduleDir, prefix, partitions, plan, servers, partitions)
+`, e.Provider(), moduleDir, prefix, partitions, plan, e.BrokersHCL(), partitions)
 	}
 
 	w.Write("main.tf", config("null"))
