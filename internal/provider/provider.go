@@ -55,10 +55,11 @@ const (
 	coalesceEnv = "FLINKAGENTS_COALESCE"
 	// defaultCoalesceWindow holds a batch for company only within a burst
 	// of reads (a read after a quiet spell goes at once). On a 400-topic
-	// plan against a local broker, 0 / 2ms / 5ms / 10ms took about 440 /
-	// 360 / 215 / 150 requests at -parallelism=10 and 180 / 160 / 115 / 80
-	// at 50, in the same wall time within noise (BENCHMARKS.md, "Rollout at
-	// scale"); a remote broker batches more at any window.
+	// plan against a local broker, off / 0 / 5ms / 10ms took 800 / 423-442 /
+	// 282-295 / 201-206 requests at -parallelism=10 and 800 / 157-194 /
+	// 137-139 / 125-128 at 50, in the same wall time within noise
+	// (BENCHMARKS.md, "The coalescer, decided on wall time"); a remote
+	// broker batches more at any window.
 	defaultCoalesceWindow = 10 * time.Millisecond
 )
 
