@@ -73,7 +73,7 @@ run() {
 # acceptance: the provider's suite with env already set for one listener.
 acceptance() {
   TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m \
-    ./internal/resources/... ./internal/datasources/... ./interop/...
+    -tags interop ./internal/resources/... ./internal/datasources/... ./interop/...
 }
 
 # races: two and three appliers racing on one control topic, on the real

@@ -200,8 +200,14 @@ func clone(t *testing.T, p plan) plan {
 	return c
 }
 
+// requireTerraform skips unless TF_ACC is set (as for every test that runs
+// the terraform CLI; `make test` sets it) and then fails when terraform is
+// missing.
 func requireTerraform(t *testing.T) {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs real terraform plans: set TF_ACC=1 (make test does)")
+	}
 	if _, err := exec.LookPath("terraform"); err != nil {
 		t.Fatalf("terraform CLI not found on PATH (%v): these tests run real plans; install Terraform >= 1.5", err)
 	}

@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// upstream is Flink's own test snapshots, shared by the team (never copied here).
-const upstream = "../../../shared/fixtures/flink-upstream"
+// upstream holds snapshots written by Apache Flink itself (provenance and
+// licence in its README).
+const upstream = "testdata/flink-upstream"
 
 // javaSerializationMagic starts the ObjectOutputStream that holds the
 // checkpoint properties after the operator states.

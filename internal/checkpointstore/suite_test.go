@@ -26,10 +26,9 @@ import (
 
 func TestS3(t *testing.T)    { runSuite(t, newS3Backend(t)) }
 func TestGCS(t *testing.T)   { runSuite(t, newGCSBackend(t)) }
-func TestAzure(t *testing.T) { runSuite(t, newAzureBackend(t)) }
 
 const (
-	upstreamDir  = "../../../shared/fixtures/flink-upstream"
+	upstreamDir  = "../checkpoint/testdata/flink-upstream"
 	generatedDir = "../checkpoint/testdata/generated"
 )
 
