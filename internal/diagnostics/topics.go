@@ -19,7 +19,7 @@ func DeletionProtected(kind, name string) diag.Diagnostic {
 				"If the block was renamed or moved, use a moved block or terraform state mv instead.", nil))
 }
 
-// TopicShapeChange refuses changing partitions or replication factor.
+// TopicShapeChange refuses changing a topic's partition count.
 func TopicShapeChange(attr, topic string, old, planned int64) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Topic Shape Cannot Change",
 		detail(fmt.Sprintf("planning topic %q, %s would change from %d to %d", topic, attr, old, planned),
