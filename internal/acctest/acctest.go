@@ -43,7 +43,8 @@ type Env struct {
 
 // New returns a broker for the test: KAFKA_BOOTSTRAP_SERVERS when set (CI's
 // real Apache Kafka), otherwise a fresh kfake cluster closed by the test.
-// It requires the terraform CLI, failing (never skipping) without it.
+// It skips without TF_ACC and requires the terraform CLI, failing (never
+// skipping) without it when TF_ACC is set.
 func New(t *testing.T) *Env {
 	return newEnv(t, os.Getenv("KAFKA_BOOTSTRAP_SERVERS"), 1)
 }
@@ -91,8 +92,14 @@ func newEnv(t *testing.T, external string, brokers int) *Env {
 	return e
 }
 
+// requireTerraform skips the test unless TF_ACC is set, so a plain `go test
+// ./...` needs Go alone (`make test` sets it); with TF_ACC it fails, never
+// skips, when the terraform CLI is missing.
 func requireTerraform(t *testing.T) {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 to run it (make test does); it needs the terraform CLI")
+	}
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
 		return
 	}

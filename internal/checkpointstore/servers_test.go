@@ -1,27 +1,16 @@
 package checkpointstore
 
 import (
-	"bufio"
-	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
-	"gocloud.dev/blob"
-	"gocloud.dev/blob/azureblob"
-
-	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/emulators"
 )
 
@@ -139,4 +128,3 @@ func newGCSBackend(t *testing.T) *backend {
 	be.put = func(t *testing.T, key string, data []byte) { srv.Put(t, key, data) }
 	return be
 }
-
