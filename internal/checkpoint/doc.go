@@ -13,7 +13,8 @@
 // canonical savepoint that Flink's State Processor API reads
 // (scripts/check-writer-with-flink.sh runs real Flink 1.20 and 2.0 on it).
 //
-// The byte-level format is described in shared/spec/flink-checkpoint-format.md.
+// The byte-level format is described in spec/flink-checkpoint-format.md at the
+// repository root.
 // File access goes through Storage so that remote object stores can be added
 // without touching the parser. The package imports nothing from Terraform.
 package checkpoint

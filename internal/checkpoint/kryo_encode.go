@@ -7,7 +7,8 @@ import (
 
 // kryoOutput writes the Kryo encodings the reader understands, for the
 // test writer. It mirrors what Flink's Kryo produces for the marker class
-// and the legacy map (spec §5.7), not Kryo in general.
+// and the legacy map (spec/flink-checkpoint-format.md, section 8), not Kryo
+// in general.
 type kryoOutput struct {
 	b       []byte
 	dialect kryoDialect

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// The byte vectors below are spec §5.7 (flink-checkpoint-format.md), which
-// were produced by running Kryo 2.24.0 and 5.6.2 with Flink's configuration.
+// The byte vectors below were produced by running Kryo 2.24.0 and 5.6.2 with
+// Flink's configuration; spec/flink-checkpoint-format.md, section 8, explains
+// their layout.
 
 // asciiLastHigh is Kryo's ASCII string form: the bytes, last one | 0x80.
 func asciiLastHigh(s string) []byte {
@@ -88,7 +89,8 @@ func TestKryoSpecVectorLengths(t *testing.T) {
 	}
 }
 
-// The wrong dialect must fail, not silently mis-decode (spec §6 item 11).
+// The wrong dialect must fail, not silently mis-decode: a one-entry map's size
+// byte is 01 in Kryo 2.24 and 02 in Kryo 5.
 func TestKryoWrongDialectFails(t *testing.T) {
 	if _, err := decodeMarker(specMarker(kryo5MarkerName, 0x02), kryo2); err == nil {
 		t.Error("Kryo 5 bytes decoded as Kryo 2.24")
@@ -125,7 +127,7 @@ func TestKryoErrors(t *testing.T) {
 	}
 }
 
-// The encoder must reproduce the spec vectors exactly, so the writer's
+// The encoder must reproduce the Kryo vectors exactly, so the writer's
 // checkpoints carry the bytes Flink would write.
 func TestKryoEncodeMatchesSpec(t *testing.T) {
 	m := Marker{SchemaVersion: 1, Topic: "t", TopicID: "AAAAAAAAAAAAAAAAAAAAAA", Offsets: map[int32]int64{0: 150}}

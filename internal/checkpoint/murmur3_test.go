@@ -6,7 +6,8 @@ import (
 )
 
 func TestOperatorIDFromUID(t *testing.T) {
-	// Spec §3 vectors; the first two IDs appear verbatim in real Flink fixtures.
+	// spec/flink-checkpoint-format.md, section 6; the IDs of CheckpointingSource2
+	// and second appear verbatim in Flink's own test snapshots.
 	cases := map[string]string{
 		"hello":                   "029bbd41b3a7d8cb191dae486a901e5b",
 		"CheckpointingSource2":    "1f2b5df5a66154aca61fcb26193792be",
