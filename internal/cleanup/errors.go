@@ -17,9 +17,10 @@ var (
 	// ErrDataTopicSettings: cleanup.policy / retention.ms / retention.bytes
 	// are not compact,delete / -1 / -1.
 	ErrDataTopicSettings = errors.New("action-state topic settings do not allow cleanup")
-	// ErrOffsetOutOfRange: a plan offset lies outside [start, end] of its
-	// partition: below it the records are gone already, above it they do not
-	// exist yet (a plan for another topic incarnation, or a typo).
+	// ErrOffsetOutOfRange: a plan offset lies above its partition's end
+	// offset, where no record exists yet (a plan for another topic
+	// incarnation, or a typo), or the partition's offsets were not answered.
+	// An offset below the start is accepted: those records are gone already.
 	ErrOffsetOutOfRange = errors.New("plan offset outside the partition's available range")
 	// ErrControlTopicMisconfigured: the control topic is missing, has more
 	// than one partition, lets retention delete records, or is the data topic.
