@@ -83,14 +83,15 @@ func (d *requiredPermissionsDataSource) Schema(_ context.Context, _ datasource.S
 			"control_topic": schema.StringAttribute{Required: true, Validators: []validator.String{topicName},
 				MarkdownDescription: "The cleanup control topic (`kafkaActionStateCleanupControlTopic`); it must differ from `action_state_topic`."},
 			"terraform_principal": schema.StringAttribute{Required: true,
-				MarkdownDescription: "The principal this provider connects as, in Kafka's form (`User:terraform`; on Confluent Cloud the service account, `User:sa-...`)."},
+				MarkdownDescription: "The principal this provider connects as, in Kafka's form (`User:terraform`; on Confluent Cloud the service account, `User:sa-...`). " +
+					"One concrete principal: the wildcard `User:*` and any `*` in the name are refused."},
 			"job_principal": schema.StringAttribute{Optional: true,
-				MarkdownDescription: "The principal the Flink job connects as. Without it only Terraform's ACLs are rendered."},
+				MarkdownDescription: "The principal the Flink job connects as, refused like `terraform_principal` when a wildcard. Without it only Terraform's ACLs are rendered."},
 			"host": schema.StringAttribute{Optional: true, Computed: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 				MarkdownDescription: "The host every ACL allows; defaults to `*`, any host."},
 			"msk_cluster_arn": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "An AWS MSK cluster ARN (`arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID`, `aws_msk_cluster.<name>.arn`). " +
-					"When set, the two IAM policy documents are rendered for its topics and transactional ID."},
+					"When set, the two IAM policy documents are rendered for its topics and transactional ID. An ARN with the IAM wildcards `*` or `?` is refused."},
 			"transactional_id": computed("The transactional ID Terraform's control transactions use, `flinkagents-cleanup-<control topic>`."),
 			"acls": schema.ListAttribute{Computed: true, ElementType: aclType,
 				MarkdownDescription: "Every ACL in Kafka's own names (`resource_type` `TOPIC` or `TRANSACTIONAL_ID`, `pattern_type` `LITERAL`, " +
