@@ -154,7 +154,9 @@ const (
 	// copy, or a write that never finished). Offset is the file's length.
 	EndsEarly MetadataEndProblem = iota + 1
 	// MalformedProperties: the checkpoint properties are not a well-formed
-	// Java serialization stream of one CheckpointProperties (or null).
+	// Java serialization stream of one CheckpointProperties (or null), or
+	// not of the classes, serialVersionUIDs, constants and values Flink
+	// writes.
 	MalformedProperties
 	// TrailingBytes: bytes follow the point where the file Flink writes
 	// ends. Flink would ignore them; they mean the file is not Flink's.

@@ -32,6 +32,7 @@ const (
 // ObjectStreamClass orders them (primitives first, then objects, each
 // group sorted by name), which is also the order values are written in.
 type javaClass struct {
+	at     int // where a descriptor read from a stream starts
 	name   string
 	uid    int64 // serialVersionUID: declared, or the JVM's computed hash
 	flags  byte
@@ -171,16 +172,18 @@ func (w *javaWriter) object(v javaObject) {
 	}
 }
 
-// Flink's classes in the savepoint CheckpointProperties graph, identical in
-// Flink 1.20 to 2.3 (checked against _metadata written by 1.20, 2.0 and
-// 2.3). SavepointType declares no serialVersionUID: the value is the one the
-// JVM computes for it, as it appears in those files; a Flink release that
-// changes the class changes it.
+// Flink's classes in the CheckpointProperties graph, identical in Flink 1.20
+// to 2.3 (checked against _metadata written by 1.20, 2.0, 2.1, 2.2 and 2.3).
+// SavepointType and CheckpointType declare no serialVersionUID: the values
+// are the ones the JVM computes for them, as they appear in those files; a
+// Flink release that changes a class changes its value, and the reader
+// refuses its files until the class is added here.
 var (
 	snapshotTypeSignature = "Lorg/apache/flink/runtime/checkpoint/SnapshotType;"
+	stringSignature       = "Ljava/lang/String;"
 
 	checkpointPropertiesClass = &javaClass{
-		name:  "org.apache.flink.runtime.checkpoint.CheckpointProperties",
+		name:  checkpointPropertiesClassName,
 		uid:   2,
 		flags: scSerializable,
 		fields: []javaField{
@@ -200,12 +203,22 @@ var (
 		flags: scSerializable,
 		fields: []javaField{
 			{typeCode: 'L', name: "formatType", signature: "Lorg/apache/flink/core/execution/SavepointFormatType;"},
-			{typeCode: 'L', name: "name", signature: "Ljava/lang/String;"},
+			{typeCode: 'L', name: "name", signature: stringSignature},
 			{typeCode: 'L', name: "postCheckpointAction", signature: "Lorg/apache/flink/runtime/checkpoint/SavepointType$PostCheckpointAction;"},
+		},
+	}
+	checkpointTypeClass = &javaClass{
+		name:  "org.apache.flink.runtime.checkpoint.CheckpointType",
+		uid:   -0x2921b0fcfa51e2c6, // 0xd6de4f0305ae1d3a
+		flags: scSerializable,
+		fields: []javaField{
+			{typeCode: 'L', name: "name", signature: stringSignature},
+			{typeCode: 'L', name: "sharingFilesStrategy", signature: "Lorg/apache/flink/runtime/checkpoint/SnapshotType$SharingFilesStrategy;"},
 		},
 	}
 	savepointFormatTypeClass  = javaEnumClass("org.apache.flink.core.execution.SavepointFormatType")
 	postCheckpointActionClass = javaEnumClass("org.apache.flink.runtime.checkpoint.SavepointType$PostCheckpointAction")
+	sharingFilesStrategyClass = javaEnumClass("org.apache.flink.runtime.checkpoint.SnapshotType$SharingFilesStrategy")
 )
 
 // savepointProperties is CheckpointProperties.forSavepoint(forced=true,
@@ -213,14 +226,5 @@ var (
 // ("flink savepoint <jobId>") records; nothing in it is ever discarded by
 // Flink.
 func savepointProperties() []byte {
-	return javaSerialize(javaObject{class: checkpointPropertiesClass, values: []any{
-		false, false, false, false, false, // discardCancelled, Failed, Finished, Subsumed, Suspended
-		true,  // forced
-		false, // unclaimed
-		javaObject{class: savepointTypeClass, values: []any{
-			javaEnum{class: savepointFormatTypeClass, name: "CANONICAL"},
-			"Savepoint",
-			javaEnum{class: postCheckpointActionClass, name: "NONE"},
-		}},
-	}})
+	return javaSerialize(checkpointProperties{forced: true, checkpointType: flinkSavepointType("Savepoint", "CANONICAL")}.javaObject())
 }

@@ -3,17 +3,20 @@ package checkpoint
 // The reading side of the Java Object Serialization Stream Protocol
 // (java.io.ObjectInputStream, protocol version 2), for one purpose: to tell
 // whether bytes hold exactly what ObjectInputStream.readObject would read
-// without failing. It checks the grammar and keeps no values: Flink's loader
-// refuses a _metadata whose trailing CheckpointProperties stream is cut short
-// or malformed, and so must we, but nothing in those properties is needed to
-// read recovery markers.
+// without failing. It checks the grammar and keeps the values of objects'
+// fields and enum constants, so that the caller can check them against the
+// classes Flink writes (javaser.go): Flink's loader refuses a _metadata whose
+// trailing CheckpointProperties stream is cut short, malformed or of other
+// classes, and so must we, but nothing in those properties is needed to read
+// recovery markers.
 //
 // The grammar is the Java Object Serialization Specification, chapter 6.4,
 // plus the checks ObjectInputStream makes while parsing that need no local
 // classes (handle ranges, flag conflicts, field order, enum descriptors).
 // Whether a serialVersionUID or an enum constant matches a class Flink has
-// cannot be known here, and a class written by writeExternal in the old
-// protocol version 1 has no length to skip by, so it is refused.
+// is checked by the caller (checkpoint_properties.go), not here. A class
+// written by writeExternal in the old protocol version 1 has no length to
+// skip by, so it is refused.
 //
 // Hostile input is bounded: every length is checked against the bytes left
 // before anything is read or allocated, nesting is capped at
@@ -53,12 +56,23 @@ var javaPrimitiveSize = map[byte]int{'B': 1, 'Z': 1, 'C': 2, 'S': 2, 'I': 4, 'F'
 // strings too).
 type javaHandle struct {
 	kind  byte
+	at    int        // where the item starts in the stream
 	class *javaClass // the descriptor, or the class of an object, enum or array
-	str   string     // for tcString
+	str   string     // for tcString; an enum constant's name for tcEnum
+	// values holds an object's field values in the order of its classes'
+	// fields, topmost superclass first: a javaPrimitive, or the javaHandle
+	// of an object field.
+	values []any
 	// ready is false while a class descriptor is still being read: Java
 	// refuses references to it until then ("Class descriptor should be
 	// initialized"), which also rules out cycles of superclasses.
 	ready bool
+}
+
+// javaPrimitive is a primitive field's value: its bytes and where they are.
+type javaPrimitive struct {
+	at int
+	b  []byte
 }
 
 // javaStreamReader reads one stream from d, starting at the stream header.
@@ -103,6 +117,15 @@ func (r *javaStreamReader) object(what string) javaHandle {
 		return javaHandle{}
 	}
 	defer r.unnest()
+	at := d.off
+	h := r.item(what)
+	h.at = at
+	return h
+}
+
+// item reads what object reads, from its type code on.
+func (r *javaStreamReader) item(what string) javaHandle {
+	d := r.d
 	tc := d.u8(what)
 	if d.err != nil {
 		return javaHandle{}
@@ -121,8 +144,12 @@ func (r *javaStreamReader) object(what string) javaHandle {
 		return r.assign(javaHandle{kind: tcString, str: r.longUTF(what)})
 	case tcObject:
 		c := r.nonNullClassDesc(what)
+		slot := len(r.handles)
 		h := r.assign(javaHandle{kind: tcObject, class: c})
-		r.objectData(c)
+		h.values = r.objectData(c)
+		if d.err == nil {
+			r.handles[slot].values = h.values
+		}
 		return h
 	case tcEnum:
 		at := d.off
@@ -136,9 +163,15 @@ func (r *javaStreamReader) object(what string) javaHandle {
 				d.failf("%s: enum constant of %s, whose class %s is not marked as an enum", what, c.name, k.name)
 			}
 		}
+		slot := len(r.handles)
 		h := r.assign(javaHandle{kind: tcEnum, class: c})
-		if name := r.object("enum constant name"); d.err == nil && name.kind != tcString {
+		name := r.object("enum constant name")
+		if d.err == nil && name.kind != tcString {
 			d.failf("enum constant name of %s is a %s, not a string", c.name, javaKindName(name.kind))
+		}
+		if d.err == nil {
+			h.str = name.str
+			r.handles[slot].str = name.str
 		}
 		return h
 	case tcArray:
@@ -249,7 +282,8 @@ func (r *javaStreamReader) nonNullClassDesc(what string) *javaClass {
 // .readNonProxy and the handle, annotation and superclass around it).
 func (r *javaStreamReader) newClassDesc() *javaClass {
 	d := r.d
-	c := &javaClass{name: r.utf("class name")}
+	at := d.off - 1 // at TC_CLASSDESC
+	c := &javaClass{at: at, name: r.utf("class name")}
 	uidAt := d.off
 	c.uid = d.i64("serialVersionUID")
 	r.free(uidAt, d.off-uidAt)
@@ -354,22 +388,23 @@ func (r *javaStreamReader) newProxyClassDesc() *javaClass {
 // objectData reads the data of a new object of class c: each serializable
 // class from the topmost superclass down writes its field values, then,
 // when it has a writeObject method, what that wrote up to TC_ENDBLOCKDATA.
-func (r *javaStreamReader) objectData(c *javaClass) {
+// It returns the field values (see javaHandle.values).
+func (r *javaStreamReader) objectData(c *javaClass) []any {
 	d := r.d
 	if d.err != nil {
-		return
+		return nil
 	}
 	if c.flags&scExternalizable != 0 {
 		if c.flags&scBlockData == 0 {
 			d.failf("class %s was written by writeExternal in protocol version 1, which cannot be read without the class", c.name)
-			return
+			return nil
 		}
 		r.annotation("external data of " + c.name)
-		return
+		return nil
 	}
 	if c.flags&scSerializable == 0 {
 		d.failf("object of class %s, which is not serializable", c.name)
-		return
+		return nil
 	}
 	// Superclass chains are acyclic (see javaHandle.ready) and each class
 	// took stream bytes, so this is bounded by the input.
@@ -377,34 +412,43 @@ func (r *javaStreamReader) objectData(c *javaClass) {
 	for k := c; k != nil; k = k.super {
 		chain = append(chain, k)
 	}
+	var values []any
 	for i := len(chain) - 1; i >= 0 && d.err == nil; i-- {
 		k := chain[i]
 		if k.flags&scSerializable == 0 {
 			continue
 		}
-		r.fieldValues(k)
+		values = append(values, r.fieldValues(k)...)
 		if k.flags&scWriteMethod != 0 {
 			r.annotation("writeObject data of " + k.name)
 		}
 	}
+	return values
 }
 
 // fieldValues reads the values of k's own fields: all primitives as one run
 // of bytes, then each object field.
-func (r *javaStreamReader) fieldValues(k *javaClass) {
+func (r *javaStreamReader) fieldValues(k *javaClass) []any {
 	d := r.d
 	prim := 0
 	for _, f := range k.fields {
 		prim += javaPrimitiveSize[f.typeCode]
 	}
 	at := d.off
-	d.take(prim, "primitive field values of "+k.name)
+	run := d.take(prim, "primitive field values of "+k.name)
 	r.free(at, d.off-at)
-	for _, f := range k.fields {
-		if !isJavaPrimitive(f) && d.err == nil {
-			r.object("field " + f.name + " of " + k.name)
+	values := make([]any, len(k.fields))
+	for i, f := range k.fields {
+		if d.err != nil {
+			return nil
 		}
+		if n, ok := javaPrimitiveSize[f.typeCode]; ok {
+			values[i], run, at = javaPrimitive{at: at, b: run[:n]}, run[n:], at+n
+			continue
+		}
+		values[i] = r.object("field " + f.name + " of " + k.name)
 	}
+	return values
 }
 
 // array reads an array after TC_ARRAY. The element type is the second

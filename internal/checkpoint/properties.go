@@ -24,9 +24,18 @@ func checkMetadataEnd(b []byte, version, end int) error {
 		}
 		return nil
 	}
-	d := &dataInput{b: b, off: end}
+	_, err := readMetadataProperties(b, end)
+	return err
+}
+
+// readMetadataProperties reads the properties stream from start to the end
+// of b: nil for a null (State Processor API savepoints), else what it holds,
+// refused unless its classes, serialVersionUIDs, fields, constants and
+// values are ones Flink writes.
+func readMetadataProperties(b []byte, start int) (*checkpointProperties, error) {
+	d := &dataInput{b: b, off: start}
 	r := &javaStreamReader{d: d}
-	rootAt := end + 4 // after the stream header
+	rootAt := start + 4 // after the stream header
 	root := r.readJavaStreamObject()
 	switch {
 	case d.err != nil || root.kind == tcNull:
@@ -37,7 +46,17 @@ func checkMetadataEnd(b []byte, version, end int) error {
 		d.off = rootAt
 		d.failf("the stream holds a %s, not a %s", root.class.name, checkpointPropertiesClassName)
 	}
-	return propertiesError(d, b, end)
+	if err := propertiesError(d, b, start); err != nil || root.kind == tcNull {
+		return nil, err
+	}
+	var x propertiesDecoder
+	p := x.properties(root)
+	if x.problem != "" {
+		return nil, &MetadataEndError{Offset: int64(x.at), PropertiesAt: int64(start), Problem: MalformedProperties,
+			Reason: fmt.Sprintf("the checkpoint properties that start at byte %d are not what Flink writes, and Flink's loader would refuse or misread them: %s",
+				start, x.problem)}
+	}
+	return &p, nil
 }
 
 // propertiesError turns the outcome of reading the properties stream into

@@ -304,15 +304,23 @@ func TestWriterPropertiesComplete(t *testing.T) {
 	}
 }
 
-// The error names the file and the byte, through the whole reader.
-func TestIncompleteMetadataNamesFile(t *testing.T) {
-	dir := t.TempDir()
+// writtenSavepoint writes a one-marker savepoint and returns its
+// directory, its _metadata path and that file's bytes.
+func writtenSavepoint(t *testing.T) (dir, meta string, b []byte) {
+	t.Helper()
+	dir = t.TempDir()
 	must(t, WriteSavepoint(dir, SavepointSpec{MetadataVersion: 5, OperatorUID: "agent", Markers: sampleMarkers(1)}))
-	meta := filepath.Join(dir, metadataFileName)
+	meta = filepath.Join(dir, metadataFileName)
 	b, err := os.ReadFile(meta)
 	must(t, err)
+	return dir, meta, b
+}
+
+// The error names the file and the byte, through the whole reader.
+func TestIncompleteMetadataNamesFile(t *testing.T) {
+	dir, meta, b := writtenSavepoint(t)
 	must(t, os.WriteFile(meta, b[:len(b)-1], 0o644))
-	_, err = ReadRecoveryMarkers(context.Background(), LocalStorage{}, dir, Selector{})
+	_, err := ReadRecoveryMarkers(context.Background(), LocalStorage{}, dir, Selector{})
 	var me *MetadataEndError
 	if !errors.As(err, &me) || me.File != meta || me.Offset != int64(len(b)-1) || me.Problem != EndsEarly ||
 		!errors.Is(err, ErrCorrupt) || errors.Is(err, fs.ErrNotExist) {

@@ -19,6 +19,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 var (
@@ -65,10 +66,6 @@ const (
 	keyControlTopic      = "kafkaActionStateCleanupControlTopic"
 )
 
-// topicNamePattern is what Kafka accepts as a topic name; the runtime would
-// fail at job start on anything else, so refuse it at validate time.
-var topicNamePattern = regexp.MustCompile(`^[a-zA-Z0-9._-]{1,249}$`)
-
 // serverPattern keeps each server a single entry of the comma-joined list.
 var serverPattern = regexp.MustCompile(`^[^,\s]+$`)
 
@@ -77,7 +74,8 @@ func (d *agentConfigDataSource) Metadata(_ context.Context, req datasource.Metad
 }
 
 func (d *agentConfigDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	topicName := stringvalidator.RegexMatches(topicNamePattern, "must be a Kafka topic name: 1 to 249 of a-z A-Z 0-9 . _ -")
+	// The runtime would fail at job start on a name Kafka refuses.
+	topicName := tfconv.TopicName()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Renders the Flink Agents `agent:` configuration that makes a job store action state in Kafka " +
 			"(`actionStateStoreBackend: kafka`) with the given topics, ready to merge into the job's Flink configuration. " +

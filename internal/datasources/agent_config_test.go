@@ -116,7 +116,11 @@ func TestAccAgentConfigRefusals(t *testing.T) {
 `, `Control Topic Equals Action-State Topic`},
 		"invalid topic name": {`
   action_state_topic = "a action state"
-`, `must be a Kafka topic name`},
+`, `(?s)Invalid Kafka Topic Name.*' ' at byte 1`},
+		"topic named ..": {`
+  action_state_topic = "a"
+  control_topic      = ".."
+`, `(?s)Invalid Kafka Topic Name.*control_topic.*"\.\." is refused by Kafka`},
 		"server with a comma": {`
   action_state_topic = "a"
   bootstrap_servers  = ["a:1,b:2"]

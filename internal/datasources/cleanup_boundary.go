@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
@@ -50,7 +51,8 @@ func (d *cleanupBoundaryDataSource) Schema(_ context.Context, _ datasource.Schem
 		MarkdownDescription: "The cleanup history recorded in a control topic, validated with the runtime's rules (no tombstones, " +
 			"one topic and partition set, comparable plans). Fails when the history is inconsistent, as a restore would.",
 		Attributes: map[string]schema.Attribute{
-			"control_topic": schema.StringAttribute{Required: true, MarkdownDescription: "The control topic."},
+			"control_topic": schema.StringAttribute{Required: true, MarkdownDescription: "The control topic.",
+				Validators: []validator.String{tfconv.TopicName()}},
 			"boundary": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "The effective boundary by partition: the highest offset of any recorded plan, COMMITTED or APPLIED. Empty when nothing is recorded."},
 			"latest_plan_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The most recently recorded plan (null when none)."},

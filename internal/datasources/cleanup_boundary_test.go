@@ -92,3 +92,16 @@ func TestCleanupBoundaryDataSourceUnreadableRecord(t *testing.T) {
 		}},
 	})
 }
+
+// TestAccCleanupBoundaryDataSourceRefusesTopicName: a control topic name
+// Kafka refuses is refused before any request.
+func TestAccCleanupBoundaryDataSourceRefusesTopicName(t *testing.T) {
+	e := acctest.New(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config:      e.Provider() + "data \"flinkagents_cleanup_boundary\" \"x\" {\n  control_topic = \"..\"\n}\n",
+			ExpectError: regexp.MustCompile(`(?s)Invalid Kafka Topic Name.*control_topic.*"\.\." is refused by Kafka`),
+		}},
+	})
+}

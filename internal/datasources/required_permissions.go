@@ -2,7 +2,6 @@ package datasources
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 var (
@@ -63,16 +63,12 @@ var (
 	}}
 )
 
-// principalPattern is Kafka's principal form, Type:name.
-var principalPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*:.+$`)
-
 func (d *requiredPermissionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_required_permissions"
 }
 
 func (d *requiredPermissionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	topicName := stringvalidator.RegexMatches(topicNamePattern, "must be a Kafka topic name: 1 to 249 of a-z A-Z 0-9 . _ -")
-	principal := stringvalidator.RegexMatches(principalPattern, "must be a Kafka principal, Type:name, for example User:terraform")
+	topicName := tfconv.TopicName()
 	computed := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
@@ -86,16 +82,16 @@ func (d *requiredPermissionsDataSource) Schema(_ context.Context, _ datasource.S
 				MarkdownDescription: "The action-state topic (`kafkaActionStateTopic`)."},
 			"control_topic": schema.StringAttribute{Required: true, Validators: []validator.String{topicName},
 				MarkdownDescription: "The cleanup control topic (`kafkaActionStateCleanupControlTopic`); it must differ from `action_state_topic`."},
-			"terraform_principal": schema.StringAttribute{Required: true, Validators: []validator.String{principal},
-				MarkdownDescription: "The principal this provider connects as, in Kafka's form (`User:terraform`; on Confluent Cloud the service account, `User:sa-...`)."},
-			"job_principal": schema.StringAttribute{Optional: true, Validators: []validator.String{principal},
-				MarkdownDescription: "The principal the Flink job connects as. Without it only Terraform's ACLs are rendered."},
+			"terraform_principal": schema.StringAttribute{Required: true,
+				MarkdownDescription: "The principal this provider connects as, in Kafka's form (`User:terraform`; on Confluent Cloud the service account, `User:sa-...`). " +
+					"One concrete principal: the wildcard `User:*` and any `*` in the name are refused."},
+			"job_principal": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "The principal the Flink job connects as, refused like `terraform_principal` when a wildcard. Without it only Terraform's ACLs are rendered."},
 			"host": schema.StringAttribute{Optional: true, Computed: true, Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 				MarkdownDescription: "The host every ACL allows; defaults to `*`, any host."},
 			"msk_cluster_arn": schema.StringAttribute{Optional: true,
-				Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^arn:`), "must be an MSK cluster ARN")},
 				MarkdownDescription: "An AWS MSK cluster ARN (`arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID`, `aws_msk_cluster.<name>.arn`). " +
-					"When set, the two IAM policy documents are rendered for its topics and transactional ID."},
+					"When set, the two IAM policy documents are rendered for its topics and transactional ID. An ARN with the IAM wildcards `*` or `?` is refused."},
 			"transactional_id": computed("The transactional ID Terraform's control transactions use, `flinkagents-cleanup-<control topic>`."),
 			"acls": schema.ListAttribute{Computed: true, ElementType: aclType,
 				MarkdownDescription: "Every ACL in Kafka's own names (`resource_type` `TOPIC` or `TRANSACTIONAL_ID`, `pattern_type` `LITERAL`, " +
@@ -120,14 +116,28 @@ func (d *requiredPermissionsDataSource) Schema(_ context.Context, _ datasource.S
 func (d *requiredPermissionsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m requiredPermissionsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.ControlTopic.IsUnknown() || m.ActionStateTopic.IsUnknown() {
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	if m.ControlTopic.ValueString() == m.ActionStateTopic.ValueString() {
+	known := func(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+	if known(m.ControlTopic) && known(m.ActionStateTopic) && m.ControlTopic.ValueString() == m.ActionStateTopic.ValueString() {
 		resp.Diagnostics.Append(diagnostics.AgentControlTopicEqualsDataTopic(path.Root("control_topic"), m.ControlTopic.ValueString()))
 	}
-	if arn := m.MSKClusterARN; !arn.IsNull() && !arn.IsUnknown() && !permissions.ValidMSKClusterARN(arn.ValueString()) {
-		resp.Diagnostics.Append(diagnostics.InvalidMSKClusterARN(path.Root("msk_cluster_arn"), arn.ValueString()))
+	for _, p := range []struct {
+		attr  string
+		value types.String
+	}{{"terraform_principal", m.TerraformPrincipal}, {"job_principal", m.JobPrincipal}} {
+		if !known(p.value) {
+			continue
+		}
+		if err := permissions.CheckPrincipal(p.value.ValueString()); err != nil {
+			resp.Diagnostics.Append(diagnostics.InvalidPrincipal(path.Root(p.attr), err))
+		}
+	}
+	if known(m.MSKClusterARN) {
+		if _, err := permissions.ParseMSKClusterARN(m.MSKClusterARN.ValueString()); err != nil {
+			resp.Diagnostics.Append(diagnostics.InvalidMSKClusterARN(path.Root("msk_cluster_arn"), err))
+		}
 	}
 }
 

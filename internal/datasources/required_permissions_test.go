@@ -181,18 +181,51 @@ func TestAccRequiredPermissionsRefusals(t *testing.T) {
   action_state_topic  = "a"
   control_topic       = "c"
   terraform_principal = "terraform"
-`, `must be a Kafka principal`},
+`, `(?s)Invalid Kafka Principal.*terraform_principal.*not of Kafka's form Type:name`},
+		"wildcard terraform principal": {`
+  action_state_topic  = "a"
+  control_topic       = "c"
+  terraform_principal = "User:*"
+`, `(?s)Invalid Kafka Principal.*terraform_principal.*wildcard principal`},
+		"wildcard job principal": {`
+  action_state_topic  = "a"
+  control_topic       = "c"
+  terraform_principal = "User:t"
+  job_principal       = "User:*"
+`, `(?s)Invalid Kafka Principal.*job_principal.*wildcard principal`},
+		"principal pattern": {`
+  action_state_topic  = "a"
+  control_topic       = "c"
+  terraform_principal = "User:team-*"
+`, `(?s)Invalid Kafka Principal.*holds a "\*"`},
 		"job principal without type": {`
   action_state_topic  = "a"
   control_topic       = "c"
   terraform_principal = "User:t"
   job_principal       = "job"
-`, `must be a Kafka principal`},
+`, `(?s)Invalid Kafka Principal.*job_principal`},
 		"topic name": {`
   action_state_topic  = "a/b"
   control_topic       = "c"
   terraform_principal = "User:t"
-`, `must be a Kafka topic name`},
+`, `(?s)Invalid Kafka Topic Name.*'/' at byte 1`},
+		"topic named .": {`
+  action_state_topic  = "a"
+  control_topic       = "."
+  terraform_principal = "User:t"
+`, `(?s)Invalid Kafka Topic Name.*control_topic.*"\." is refused by Kafka`},
+		"ARN with a wildcard": {`
+  action_state_topic  = "a"
+  control_topic       = "c"
+  terraform_principal = "User:t"
+  msk_cluster_arn     = "arn:aws:kafka:eu-west-1:111122223333:cluster/agents/*"
+`, `(?s)Invalid MSK Cluster ARN.*IAM wildcard "\*"`},
+		"ARN with a ? wildcard": {`
+  action_state_topic  = "a"
+  control_topic       = "c"
+  terraform_principal = "User:t"
+  msk_cluster_arn     = "arn:aws:kafka:eu-west-1:111122223333:cluster/agent?/u-1"
+`, `(?s)Invalid MSK Cluster ARN.*IAM wildcard "\?"`},
 		"not a cluster ARN": {`
   action_state_topic  = "a"
   control_topic       = "c"

@@ -96,8 +96,9 @@ func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) di
 		what = fmt.Sprintf("The _metadata file at %s ends at byte %d, inside its checkpoint properties (which start at byte %d): "+
 			"the file is cut short, and Flink would refuse to restore from it too.", e.File, e.Offset, e.PropertiesAt)
 	case checkpoint.MalformedProperties:
-		what = fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties (which start at byte %d), "+
-			"and Flink would refuse to restore from it too.", e.File, e.Offset, e.PropertiesAt)
+		what = fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties (which start at byte %d): "+
+			"they are not what Flink writes (the error below says which class, serialVersionUID or value differs), "+
+			"and Flink would refuse to restore from it too, or read other properties than were written.", e.File, e.Offset, e.PropertiesAt)
 	default:
 		what = fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on, after the point where the file Flink "+
 			"writes ends: it is not the file Flink wrote.", e.File, e.Offset)

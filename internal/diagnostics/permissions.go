@@ -23,12 +23,24 @@ func missingPermission(op string, need permissions.Need, err error) diag.Diagnos
 				need.GrantedByText(), need.ResourceType.Noun(), need.Name, requiredPermissionsHint), err))
 }
 
-// InvalidMSKClusterARN refuses an msk_cluster_arn that names no MSK cluster.
-func InvalidMSKClusterARN(attr path.Path, arn string) diag.Diagnostic {
+// InvalidMSKClusterARN refuses an msk_cluster_arn that names no single MSK
+// cluster: one with IAM wildcards would grant on every cluster it matches.
+func InvalidMSKClusterARN(attr path.Path, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Invalid MSK Cluster ARN",
-		fmt.Sprintf("%q is not an MSK cluster ARN. It has the form arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID "+
-			"(aws_msk_cluster.<name>.arn, or `aws kafka list-clusters-v2`); the topic and transactional-ID ARNs of the policies "+
-			"are built from its parts.", arn))
+		detail(fmt.Sprintf("rendering the MSK IAM policies, %s was refused", attr),
+			fmt.Sprintf("Set %s to the ARN of one cluster, arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID "+
+				"(aws_msk_cluster.<name>.arn, or `aws kafka list-clusters-v2`), without * or ?: the topic and transactional-ID ARNs "+
+				"of the policies are built from its parts, and a wildcard would grant on every cluster it matches. Nothing was rendered.", attr), err))
+}
+
+// InvalidPrincipal refuses a principal that is not one concrete Kafka
+// principal: "User:*" would give every Terraform ACL to every principal.
+func InvalidPrincipal(attr path.Path, err error) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Kafka Principal",
+		detail(fmt.Sprintf("rendering the ACLs of a topic pair, %s was refused", attr),
+			fmt.Sprintf("Set %s to the one principal that connects, in Kafka's form Type:name (User:terraform; on Confluent Cloud "+
+				"User:sa-...), never a wildcard: these ACLs allow deleting records and topics, and \"User:*\" would grant that to "+
+				"every client of the cluster. Nothing was rendered.", attr), err))
 }
 
 // RequiredPermissionsNotRendered reports inputs the permissions table

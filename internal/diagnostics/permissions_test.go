@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -52,10 +53,12 @@ func TestMissingPermissionForCleanup(t *testing.T) {
 }
 
 func TestRequiredPermissionsDiagnostics(t *testing.T) {
-	d := InvalidMSKClusterARN(path.Root("msk_cluster_arn"), "arn:aws:kafka:x")
-	if d.Summary() != "Invalid MSK Cluster ARN" || !strings.Contains(d.Detail(), "cluster/NAME/UUID") {
-		t.Errorf("%s: %s", d.Summary(), d.Detail())
-	}
+	arnErr := errors.New(`"arn:aws:kafka:x" is not an ARN`)
+	assertShapeOf(t, InvalidMSKClusterARN(path.Root("msk_cluster_arn"), arnErr), "rendering the MSK IAM policies, msk_cluster_arn was refused",
+		"Invalid MSK Cluster ARN", "Set msk_cluster_arn to the ARN of one cluster, arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID", arnErr)
+	principalErr := errors.New(`"User:*" is Kafka's wildcard principal`)
+	assertShapeOf(t, InvalidPrincipal(path.Root("job_principal"), principalErr), "rendering the ACLs of a topic pair, job_principal was refused",
+		"Invalid Kafka Principal", "Set job_principal to the one principal that connects", principalErr)
 	err := fmt.Errorf("bad principal")
 	assertShapeOf(t, RequiredPermissionsNotRendered(err), "rendering the ACLs", "Required Permissions Not Rendered", "Fix the attribute", err)
 }

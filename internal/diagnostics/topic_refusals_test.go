@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
 func TestTopicRefusals(t *testing.T) {
@@ -26,4 +27,10 @@ func TestTopicRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestInvalidTopicName(t *testing.T) {
+	err := errors.New(`the topic name ".." is refused by Kafka`)
+	assertShapeOf(t, InvalidTopicName(path.Root("name"), err), "validating the configuration", "Invalid Kafka Topic Name",
+		`Set name to the topic's real name: 1 to 249 characters of a-z A-Z 0-9 . _ -, and not "." or ".."`, err)
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/twmb/franz-go/pkg/kerr"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // DeletionProtected refuses destroying (or replacing) a protected topic.
@@ -100,6 +102,15 @@ func TopicChangedSincePlan(label, name, plannedID, liveID string) diag.Diagnosti
 func ReservedTopicSetting(attr path.Path, key, why string) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Reserved Topic Setting",
 		fmt.Sprintf("%q cannot be set in config: %s Remove it from config.", key, why))
+}
+
+// InvalidTopicName refuses a topic name Kafka refuses, before anything is
+// asked of a broker or rendered into the job's configuration or an ACL.
+func InvalidTopicName(attr path.Path, err error) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Kafka Topic Name",
+		detail("validating the configuration, the topic name was refused before any request to Kafka",
+			fmt.Sprintf("Set %s to the topic's real name: 1 to %d characters of a-z A-Z 0-9 . _ -, and not \".\" or \"..\", "+
+				"as Kafka requires (the job's configuration names the same topic). Nothing was created or changed.", attr, kafkaops.MaxTopicNameLength), err))
 }
 
 // ControlTopicNotDedicated refuses a control topic named like the

@@ -2,8 +2,7 @@ package permissions
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
+	"errors"
 	"slices"
 )
 
@@ -30,13 +29,6 @@ var mskActions = map[ResourceType]map[Operation][]string{
 // mskARNKinds are the resource kinds of MSK ARNs, after "account:".
 var mskARNKinds = map[ResourceType]string{Topic: "topic", TransactionalID: "transactional-id"}
 
-// mskClusterARN is arn:PARTITION:kafka:REGION:ACCOUNT:cluster/NAME/UUID.
-var mskClusterARN = regexp.MustCompile(`^arn:(aws[a-z-]*):kafka:([a-z0-9-]+):([0-9]{12}):cluster/([^/*]+)/([^/*]+)$`)
-
-// ValidMSKClusterARN reports whether arn is an MSK cluster ARN
-// (arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID).
-func ValidMSKClusterARN(arn string) bool { return mskClusterARN.MatchString(arn) }
-
 type iamPolicy struct {
 	Version   string         `json:"Version"`
 	Statement []iamStatement `json:"Statement"`
@@ -56,16 +48,12 @@ type iamStatement struct {
 // with the actions its entries map to. It needs no principal: the policy is
 // attached to the role or user the principal authenticates as.
 func MSKPolicy(in Input, role Role, clusterARN string) (string, error) {
-	m := mskClusterARN.FindStringSubmatch(clusterARN)
-	if m == nil {
-		return "", fmt.Errorf("%q is not an MSK cluster ARN (arn:aws:kafka:REGION:ACCOUNT:cluster/NAME/UUID)", clusterARN)
+	cluster, err := ParseMSKClusterARN(clusterARN)
+	if err != nil {
+		return "", err
 	}
-	if in.ActionStateTopic == "" || in.ControlTopic == "" {
-		return "", fmt.Errorf("both topics must be named")
-	}
-	partition, region, account, cluster, uuid := m[1], m[2], m[3], m[4], m[5]
-	arn := func(t ResourceType, name string) string {
-		return fmt.Sprintf("arn:%s:kafka:%s:%s:%s/%s/%s/%s", partition, region, account, mskARNKinds[t], cluster, uuid, name)
+	if err := errors.Join(in.topicErrors()...); err != nil {
+		return "", err
 	}
 	connect := iamStatement{Sid: "Cluster", Effect: "Allow", Action: []string{"kafka-cluster:Connect"}, Resource: clusterARN}
 	policy := iamPolicy{Version: "2012-10-17", Statement: []iamStatement{connect}}
@@ -85,7 +73,7 @@ func MSKPolicy(in Input, role Role, clusterARN string) (string, error) {
 		}
 		slices.Sort(actions)
 		policy.Statement = append(policy.Statement, iamStatement{
-			Sid: r.sid(), Effect: "Allow", Action: slices.Compact(actions), Resource: arn(r.Type(), in.Name(r)),
+			Sid: r.sid(), Effect: "Allow", Action: slices.Compact(actions), Resource: cluster.resourceARN(r.Type(), in.Name(r)),
 		})
 	}
 	b, err := json.MarshalIndent(policy, "", "  ")

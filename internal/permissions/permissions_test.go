@@ -130,15 +130,82 @@ func TestRenderSharedPrincipal(t *testing.T) {
 
 func TestRenderRefusesBadInput(t *testing.T) {
 	for name, in := range map[string]Input{
-		"same topic":        {ActionStateTopic: "t", ControlTopic: "t", TerraformPrincipal: "User:a"},
-		"no topic":          {ControlTopic: "c", TerraformPrincipal: "User:a"},
-		"bare principal":    {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "terraform"},
-		"bare job":          {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "User:a", JobPrincipal: "job"},
-		"empty principal":   {ActionStateTopic: "a", ControlTopic: "c"},
-		"no name after one": {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "User:"},
+		"same topic":         {ActionStateTopic: "t", ControlTopic: "t", TerraformPrincipal: "User:a"},
+		"no topic":           {ControlTopic: "c", TerraformPrincipal: "User:a"},
+		"bare principal":     {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "terraform"},
+		"bare job":           {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "User:a", JobPrincipal: "job"},
+		"empty principal":    {ActionStateTopic: "a", ControlTopic: "c"},
+		"no name after one":  {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "User:"},
+		"wildcard terraform": {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "User:*"},
+		"wildcard job":       {ActionStateTopic: "a", ControlTopic: "c", TerraformPrincipal: "User:a", JobPrincipal: "User:*"},
+		"topic named ..":     {ActionStateTopic: "..", ControlTopic: "c", TerraformPrincipal: "User:a"},
+		"control named .":    {ActionStateTopic: "a", ControlTopic: ".", TerraformPrincipal: "User:a"},
 	} {
 		if _, err := Render(in); err == nil {
 			t.Errorf("%s: rendered %+v", name, in)
+		}
+	}
+}
+
+// Only one concrete principal is accepted: a wildcard would give every
+// Terraform ACL (deleting records and topics) to every client.
+func TestCheckPrincipal(t *testing.T) {
+	for _, ok := range []string{"User:terraform", "User:sa-abc123", "Group:ops", "User:CN=flink,OU=data", "User:a:b"} {
+		if err := CheckPrincipal(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for p, want := range map[string]string{
+		"User:*":      "wildcard principal",
+		"Group:*":     "wildcard principal",
+		"User:team-*": `holds a "*"`,
+		"User:":       "empty name",
+		"terraform":   "Type:name",
+		":terraform":  "Type:name",
+		"*:terraform": "Type:name",
+		"User: t":     "spaces around",
+		"User:t\n":    "spaces around",
+		"User:a\x00b": "control character",
+		"":            "Type:name",
+	} {
+		if err := CheckPrincipal(p); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", p, err, want)
+		}
+	}
+}
+
+// An ARN that names anything but one cluster is refused, with the part
+// that is wrong; wildcards never reach a policy.
+func TestParseMSKClusterARN(t *testing.T) {
+	for _, ok := range []string{
+		"arn:aws:kafka:eu-west-1:111122223333:cluster/agents/abcd1234-0123-abcd-5678-1234abcd-1",
+		"arn:aws-us-gov:kafka:us-gov-west-1:111122223333:cluster/my_cluster-2/6357e0b2-0e6a-4b86-a0b4-70df934c2e31-s3",
+	} {
+		if _, err := ParseMSKClusterARN(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for arn, want := range map[string]string{
+		"arn:aws:kafka:eu-west-1:111122223333:cluster/agents/*":          `wildcard "*" at byte 52`,
+		"arn:aws:kafka:eu-west-1:111122223333:cluster/age?ts/u-1":        `wildcard "?" at byte 48`,
+		"arn:aws:kafka:*:111122223333:cluster/agents/u-1":                `wildcard "*"`,
+		"arn:aws:kafka:eu-west-1:111122223333:cluster/agents/u-1/extra":  `resource "cluster/agents/u-1/extra"`,
+		"arn:aws:kafka:eu-west-1:111122223333:topic/agents/u/t":          `resource "topic/agents/u/t"`,
+		"arn:aws:kafka:eu-west-1:1111:cluster/agents/u":                  `account "1111"`,
+		"arn:aws:msk:eu-west-1:111122223333:cluster/agents/u":            `service "msk"`,
+		"arn:aws:kafka:EU:111122223333:cluster/agents/u":                 `region "EU"`,
+		"arn:gcp:kafka:eu-west-1:111122223333:cluster/agents/u":          `partition "gcp"`,
+		"arn:aws:kafka:eu-west-1:111122223333:cluster/${aws:username}/u": `cluster name "${aws`,
+		"arn:aws:kafka:eu-west-1:111122223333:cluster/agents/":           `cluster UUID ""`,
+		"arn:aws:kafka:eu-west-1:111122223333:cluster//u":                `cluster name ""`,
+		"": "not an ARN",
+		"kafka:eu-west-1:111122223333:cluster/agents/u": "not an ARN",
+	} {
+		if _, err := ParseMSKClusterARN(arn); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", arn, err, want)
+		}
+		if _, err := MSKPolicy(orders, Terraform, arn); err == nil {
+			t.Errorf("%q: a policy was rendered", arn)
 		}
 	}
 }
@@ -218,7 +285,7 @@ func TestMSKPolicy(t *testing.T) {
 	}
 	for _, bad := range []string{"", "arn:aws:kafka:eu-west-1:111122223333:topic/agents/u/t", "arn:aws:kafka:eu-west-1:1111:cluster/agents/u",
 		"arn:aws:kafka:eu-west-1:111122223333:cluster/agents/*", "arn:aws:msk:eu-west-1:111122223333:cluster/agents/u"} {
-		if _, err := MSKPolicy(orders, Terraform, bad); err == nil || ValidMSKClusterARN(bad) {
+		if _, err := MSKPolicy(orders, Terraform, bad); err == nil {
 			t.Errorf("%q accepted as a cluster ARN", bad)
 		}
 	}

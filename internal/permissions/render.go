@@ -51,18 +51,13 @@ func (in Input) principal(r Role) string {
 	return in.JobPrincipal
 }
 
-// Validate refuses a pair the runtime refuses (one topic for both) and
-// principals Kafka cannot parse.
+// Validate refuses a pair the runtime refuses (one topic for both, a name
+// Kafka refuses) and principals that are not one concrete principal.
 func (in Input) Validate() error {
-	var errs []error
-	if in.ActionStateTopic == "" || in.ControlTopic == "" {
-		errs = append(errs, errors.New("both topics must be named"))
-	} else if in.ActionStateTopic == in.ControlTopic {
-		errs = append(errs, fmt.Errorf("the control topic must differ from the action-state topic (both are %q)", in.ControlTopic))
-	}
+	errs := in.topicErrors()
 	principal := func(what, p string) {
-		if typ, name, ok := strings.Cut(p, ":"); !ok || typ == "" || name == "" {
-			errs = append(errs, fmt.Errorf("the %s %q is not of Kafka's form Type:name, for example User:terraform", what, p))
+		if err := CheckPrincipal(p); err != nil {
+			errs = append(errs, fmt.Errorf("the %s: %w", what, err))
 		}
 	}
 	principal("terraform principal", in.TerraformPrincipal)
@@ -70,6 +65,20 @@ func (in Input) Validate() error {
 		principal("job principal", in.JobPrincipal)
 	}
 	return errors.Join(errs...)
+}
+
+// topicErrors refuses topic names Kafka refuses and one topic for both.
+func (in Input) topicErrors() []error {
+	var errs []error
+	for _, r := range []Resource{ActionStateTopic, ControlTopic} {
+		if err := kafkaops.CheckTopicName(in.Name(r)); err != nil {
+			errs = append(errs, fmt.Errorf("the %s: %w", r, err))
+		}
+	}
+	if in.ActionStateTopic != "" && in.ActionStateTopic == in.ControlTopic {
+		errs = append(errs, fmt.Errorf("the control topic must differ from the action-state topic (both are %q)", in.ControlTopic))
+	}
+	return errs
 }
 
 // Pattern type and permission of every rendered ACL: each names one

@@ -2,7 +2,6 @@ package resources
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 // NewActionStateTopic is the flinkagents_action_state_topic resource. Its
@@ -84,7 +84,7 @@ func actionStateTopicSchema() schema.Schema {
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Topic name; the job's `kafkaActionStateTopic`.",
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 249)},
+				Validators:          []validator.String{tfconv.TopicName()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"partitions": schema.Int64Attribute{

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -90,12 +91,14 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"control_topic": schema.StringAttribute{
 				Required: true, MarkdownDescription: "The control topic (the job's `kafkaActionStateCleanupControlTopic`).",
+				Validators:    []validator.String{tfconv.TopicName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"action_state_topic": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The action-state topic the plan must clean: when set, a plan from another job is refused at plan time; " +
 					"when omitted, the plan's topic.",
+				Validators: []validator.String{tfconv.TopicName()},
 			},
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true, Sensitive: true, CustomType: planJSONType{},

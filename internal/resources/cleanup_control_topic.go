@@ -3,7 +3,6 @@ package resources
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -19,6 +18,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 // NewCleanupControlTopic is the flinkagents_cleanup_control_topic
@@ -95,7 +95,7 @@ func controlTopicSchema() schema.Schema {
 			},
 			"name": schema.StringAttribute{
 				Required: true, MarkdownDescription: "Topic name.",
-				Validators:    []validator.String{stringvalidator.LengthBetween(1, 249)},
+				Validators:    []validator.String{tfconv.TopicName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor`; " +
@@ -112,6 +112,7 @@ func controlTopicSchema() schema.Schema {
 			"action_state_topic": schema.StringAttribute{
 				Optional:            true,
 				MarkdownDescription: "The action-state topic this control topic serves; must differ from `name`. Documents the pairing and catches swapped names at validation.",
+				Validators:          []validator.String{tfconv.TopicName()},
 			},
 			"topic_id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Kafka's topic ID in its Java form.",

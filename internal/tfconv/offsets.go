@@ -1,5 +1,6 @@
 // Package tfconv converts core values (offsets, delete ranges) to Terraform
-// values, shared by resources and data sources.
+// values and core rules (topic names) to schema validators, shared by
+// resources and data sources.
 package tfconv
 
 import (

@@ -1,0 +1,32 @@
+package kafkaops_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// The names Kafka's Topic.validate refuses are refused, with the reason;
+// every name it accepts passes.
+func TestCheckTopicName(t *testing.T) {
+	for _, ok := range []string{"orders", "a", "...", ".a", "a..b", "A-Z_0.9", strings.Repeat("x", 249)} {
+		if err := kafkaops.CheckTopicName(ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for name, want := range map[string]string{
+		"":                       "empty",
+		".":                      `"." is refused`,
+		"..":                     `".." is refused`,
+		strings.Repeat("x", 250): "250 characters long, more than Kafka's 249",
+		"a/b":                    `'/' at byte 1`,
+		"a b":                    `' ' at byte 1`,
+		"a*":                     `'*' at byte 1`,
+		"ä":                      `'ä' at byte 0`,
+	} {
+		if err := kafkaops.CheckTopicName(name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want an error with %q", name, err, want)
+		}
+	}
+}
