@@ -14,6 +14,15 @@ terraform {
 locals {
   action_state_topic = "${var.prefix}-${var.operator}-action-state"
   control_topic      = "${var.prefix}-${var.operator}-cleanup-control"
+
+  # The runtime refuses to restore with a control topic that holds no
+  # committed boundary, so the job is told about the control topic only
+  # once the boundary resource records one. committed_boundary is the
+  # control topic's effective boundary, known at plan time once the topics
+  # exist; sensitive only to keep plans short, and its size says nothing.
+  cleanup_enabled = var.bootstrap_servers == null ? one(data.flinkagents_agent_config.this[*].cleanup_enabled) : anytrue([
+    for b in flinkagents_cleanup_boundary.this : try(length(nonsensitive(b.committed_boundary)) > 0, false)
+  ])
 }
 
 resource "flinkagents_action_state_topic" "this" {
@@ -42,7 +51,9 @@ resource "flinkagents_cleanup_boundary" "this" {
 # alone, so it is known at plan time, before the topics exist. Given
 # bootstrap_servers, the module renders it itself (outputs.tf); without,
 # this data source renders it with the provider's servers. Both give the
-# same settings and YAML (module_test.go compares them). A data source per
+# same settings and YAML (module_test.go compares them), and both leave the
+# control topic out until it holds a committed boundary: the data source
+# reads the control topic, after the boundary's apply when it changes. A data source per
 # operator cost Terraform about a third of its CPU on a 200-operator apply
 # (BENCHMARKS.md, "Rollout at scale"): pass bootstrap_servers when rolling
 # out many operators.
@@ -53,5 +64,7 @@ data "flinkagents_agent_config" "this" {
   control_topic      = local.control_topic
   partitions         = var.partitions
   replication_factor = var.replication_factor
+
+  depends_on = [flinkagents_cleanup_boundary.this]
 }
 

@@ -18,24 +18,27 @@ output "topics" {
 
 output "agent_config" {
   description = <<-EOT
-    The job's Flink Agents options: settings (by option name) and yaml (the same under agent:,
-    ready to merge into the job's Flink configuration).
+    The job's Flink Agents options: settings (by option name), yaml (the same under agent:,
+    ready to merge into the job's Flink configuration) and cleanup_enabled. While the control
+    topic holds no committed boundary, cleanup_enabled is false and the options leave
+    kafkaActionStateCleanupControlTopic out (the runtime refuses to restore with an empty control
+    topic); once the first boundary is committed it turns true: redeploy the job with the new yaml.
   EOT
   value = var.bootstrap_servers == null ? {
-    settings = one(data.flinkagents_agent_config.this[*].settings)
-    yaml     = one(data.flinkagents_agent_config.this[*].yaml)
+    settings        = one(data.flinkagents_agent_config.this[*].settings)
+    yaml            = one(data.flinkagents_agent_config.this[*].yaml)
+    cleanup_enabled = local.cleanup_enabled
     } : {
     # What the agent_config data source renders, in its order; strings are
     # quoted for YAML as JSON strings (a subset of YAML's double quotes).
-    settings = tomap({
+    settings = tomap(merge({
       actionStateStoreBackend                = "kafka"
       kafkaBootstrapServers                  = join(",", var.bootstrap_servers)
       kafkaActionStateTopic                  = local.action_state_topic
       kafkaActionStateTopicNumPartitions     = tostring(var.partitions)
       kafkaActionStateTopicReplicationFactor = tostring(coalesce(var.replication_factor, 1))
       kafkaActionStateTombstoneEnabled       = "false"
-      kafkaActionStateCleanupControlTopic    = local.control_topic
-    })
+    }, local.cleanup_enabled ? { kafkaActionStateCleanupControlTopic = local.control_topic } : {}))
     yaml = <<-EOT
       agent:
         actionStateStoreBackend: "kafka"
@@ -43,9 +46,9 @@ output "agent_config" {
         kafkaActionStateTopic: ${jsonencode(local.action_state_topic)}
         kafkaActionStateTopicNumPartitions: ${var.partitions}
         kafkaActionStateTopicReplicationFactor: ${coalesce(var.replication_factor, 1)}
-        kafkaActionStateTombstoneEnabled: false
-        kafkaActionStateCleanupControlTopic: ${jsonencode(local.control_topic)}
+        kafkaActionStateTombstoneEnabled: false${local.cleanup_enabled ? "\n  kafkaActionStateCleanupControlTopic: ${jsonencode(local.control_topic)}" : ""}
       EOT
+    cleanup_enabled = local.cleanup_enabled
   }
 }
 
