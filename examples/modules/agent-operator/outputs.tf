@@ -39,7 +39,7 @@ output "agent_config" {
       kafkaActionStateTopicReplicationFactor = tostring(coalesce(var.replication_factor, 1))
       kafkaActionStateTombstoneEnabled       = "false"
     }, local.cleanup_enabled ? { kafkaActionStateCleanupControlTopic = local.control_topic } : {}))
-    yaml = <<-EOT
+    yaml            = <<-EOT
       agent:
         actionStateStoreBackend: "kafka"
         kafkaBootstrapServers: ${jsonencode(join(",", var.bootstrap_servers))}
