@@ -54,9 +54,14 @@ output "agent_config" {
 
 output "boundary" {
   description = <<-EOT
-    Null without a plan. Otherwise status (APPLIED once the boundary's records are deleted,
-    COMMITTED while an apply is pending, DELETION_PENDING when records below it are readable again)
-    and partitions (per partition, the boundary and what the last apply deleted).
+    Null without a plan (and, following the job, while it has no complete point yet). Otherwise
+    status (APPLIED once the boundary's records are deleted, COMMITTED while an apply is pending,
+    DELETION_PENDING when records below it are readable again), source_recovery_point (the point
+    the plan came from) and partitions (per partition, the boundary and what the last apply deleted).
   EOT
-  value       = one([for b in flinkagents_cleanup_boundary.this : { status = b.status, partitions = b.partitions }])
+  value = one([for b in flinkagents_cleanup_boundary.this : {
+    status                = b.status
+    source_recovery_point = b.source_recovery_point
+    partitions            = b.partitions
+  }])
 }
