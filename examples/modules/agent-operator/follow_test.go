@@ -89,7 +89,7 @@ output "cleanup_enabled" {
 	want["steady"] = fmt.Sprintf("APPLIED file:%s/chk-1", jobDir("steady"))
 	checkBoundaries(t, w, want)
 	flat := strings.Join(strings.Fields(out), " ")
-	if !regexp.MustCompile(`Warning: Skipped: .*` + regexp.QuoteMeta(filepath.Join(jobDir("broken"), "chk-1"))).MatchString(flat) ||
+	if !regexp.MustCompile(`Warning: Skipped: .*`+regexp.QuoteMeta(filepath.Join(jobDir("broken"), "chk-1"))).MatchString(flat) ||
 		!strings.Contains(flat, `module.operator["broken"].data.flinkagents_cleanup_plan.follow[0]`) {
 		t.Errorf("no warning naming the broken operator's point:\n%s", out)
 	}
