@@ -107,6 +107,21 @@ output "cleanup_enabled" {
 	if w.Output("cleanup_enabled", &enabled); !enabled["steady"] || enabled["fresh"] || enabled["broken"] {
 		t.Errorf("cleanup_enabled %v, want only steady", enabled)
 	}
+
+	// A later night the steady job's point is unreadable: its boundary does
+	// not move, and its job configuration still names the control topic,
+	// which holds the boundary (dropping it would let a restore below the
+	// boundary through).
+	truncate(t, filepath.Join(jobDir("steady"), "chk-1", "_metadata"))
+	w.Terraform("apply", "-auto-approve")
+	if w.Output("cleanup_enabled", &enabled); !enabled["steady"] {
+		t.Errorf("steady's job configuration dropped its control topic on a night its point was skipped: %v", enabled)
+	}
+	for p, off := range e.StartOffsets(topic("steady", "action-state")) {
+		if want := int64(p) + 2; off != want {
+			t.Errorf("steady partition %d starts at %d after a skipped night, want %d", p, off, want)
+		}
+	}
 }
 
 func checkBoundaries(t *testing.T, w *acctest.Workdir, want map[string]string) {

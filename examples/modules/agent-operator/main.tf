@@ -17,6 +17,10 @@ locals {
   control_topic      = "${var.prefix}-${var.operator}-cleanup-control"
 
   follows_job = var.checkpoint_dir != null || var.savepoint_dir != null
+  # Following a job, the boundary resource is absent on a night its point
+  # is skipped, so only the control topic itself can say whether cleanup is
+  # enabled: the data source reads it.
+  renders_in_module = var.bootstrap_servers != null && !local.follows_job
   # Null while the job has no complete point yet, or when its point was
   # skipped as unreadable: then this operator gets no boundary this run.
   plan_json = local.follows_job ? one(data.flinkagents_cleanup_plan.follow[*].plan_json) : var.plan_json
@@ -26,7 +30,7 @@ locals {
   # once the boundary resource records one. committed_boundary is the
   # control topic's effective boundary, known at plan time once the topics
   # exist; sensitive only to keep plans short, and its size says nothing.
-  cleanup_enabled = var.bootstrap_servers == null ? one(data.flinkagents_agent_config.this[*].cleanup_enabled) : anytrue([
+  cleanup_enabled = !local.renders_in_module ? one(data.flinkagents_agent_config.this[*].cleanup_enabled) : anytrue([
     for b in flinkagents_cleanup_boundary.this : try(length(nonsensitive(b.committed_boundary)) > 0, false)
   ])
 }
@@ -77,21 +81,22 @@ resource "flinkagents_cleanup_boundary" "this" {
 
 # The job's configuration (output agent_config) is rendered from the names
 # alone, so it is known at plan time, before the topics exist. Given
-# bootstrap_servers, the module renders it itself (outputs.tf); without,
-# this data source renders it with the provider's servers. Both give the
-# same settings and YAML (module_test.go compares them), and both leave the
+# bootstrap_servers and no job to follow, the module renders it itself
+# (outputs.tf); otherwise this data source renders it. Both give the same
+# settings and YAML (module_test.go compares them), and both leave the
 # control topic out until it holds a committed boundary: the data source
-# reads the control topic, after the boundary's apply when it changes. A data source per
-# operator cost Terraform about a third of its CPU on a 200-operator apply
-# (BENCHMARKS.md, "Rollout at scale"): pass bootstrap_servers when rolling
-# out many operators.
+# reads the control topic, after the boundary's apply when it changes. A
+# data source per operator cost Terraform about a third of its CPU on a
+# 200-operator apply (BENCHMARKS.md, "Rollout at scale"): pass
+# bootstrap_servers when rolling out many operators.
 data "flinkagents_agent_config" "this" {
-  count = var.bootstrap_servers == null ? 1 : 0
+  count = local.renders_in_module ? 0 : 1
 
   action_state_topic = local.action_state_topic
   control_topic      = local.control_topic
   partitions         = var.partitions
   replication_factor = var.replication_factor
+  bootstrap_servers  = var.bootstrap_servers
 
   depends_on = [flinkagents_cleanup_boundary.this]
 }

@@ -24,7 +24,7 @@ output "agent_config" {
     kafkaActionStateCleanupControlTopic out (the runtime refuses to restore with an empty control
     topic); once the first boundary is committed it turns true: redeploy the job with the new yaml.
   EOT
-  value = var.bootstrap_servers == null ? {
+  value = !local.renders_in_module ? {
     settings        = one(data.flinkagents_agent_config.this[*].settings)
     yaml            = one(data.flinkagents_agent_config.this[*].yaml)
     cleanup_enabled = local.cleanup_enabled

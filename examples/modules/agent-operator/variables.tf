@@ -79,7 +79,7 @@ variable "deletion_protection" {
 variable "bootstrap_servers" {
   type        = list(string)
   default     = null
-  description = "Bootstrap servers rendered into the job's configuration (host:port). Null: the provider's, through the agent_config data source; set it (to the provider's, or to the addresses the job uses) when rolling out many operators, so the module renders the configuration without a data source per operator."
+  description = "Bootstrap servers rendered into the job's configuration (host:port). Null: the provider's, through the agent_config data source; set it (to the provider's, or to the addresses the job uses) when rolling out many operators, so the module renders the configuration without a data source per operator (unless it follows the job's checkpoints: then the data source reads whether the control topic holds a boundary)."
   validation {
     condition     = var.bootstrap_servers == null || (length(coalesce(var.bootstrap_servers, [])) > 0 && alltrue([for s in coalesce(var.bootstrap_servers, []) : can(regex("^[^,\\s]+$", s))]))
     error_message = "bootstrap_servers must be null or a non-empty list of host:port entries without commas or whitespace."
