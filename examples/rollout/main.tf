@@ -112,7 +112,7 @@ module "operator" {
 
   prefix              = var.prefix
   operator            = each.key
-  bootstrap_servers   = var.bootstrap_servers # rendered in the module: no data source per operator
+  bootstrap_servers   = var.bootstrap_servers # rendered in the module (no data source per operator) unless the operator follows its job
   partitions          = var.partitions
   plan_json           = contains(keys(var.plan_files), each.key) ? file(var.plan_files[each.key]) : null
   checkpoint_dir      = lookup(var.checkpoint_dirs, each.key, null)
