@@ -32,13 +32,6 @@ func TestModuleJobRestoresBeforeAndAfterFirstCleanup(t *testing.T) {
 	w := e.Workdir()
 	config := func(withPlans bool) string {
 		return fmt.Sprintf(`
-terraform {
-  required_providers {
-    flinkagents = {
-      source = "actionstate/flinkagents"
-    }
-  }
-}
 %s
 module "operator" {
   source   = %q
@@ -55,7 +48,7 @@ module "operator" {
 output "settings" {
   value = { for name, op in module.operator : name => op.agent_config.settings }
 }
-`, e.Provider(), moduleDir, prefix, withPlans, e.BrokersHCL())
+`, e.CLIProvider(), moduleDir, prefix, withPlans, e.BrokersHCL())
 	}
 	w.Write("main.tf", config(false))
 	w.Terraform("init")

@@ -82,14 +82,9 @@ variable "savepoint_dirs" {
 }
 
 variable "checkpoint_storage" {
-  type = object({
-    s3_endpoint   = optional(string)
-    s3_region     = optional(string)
-    s3_path_style = optional(bool)
-    s3_profile    = optional(string)
-  })
+  type        = any
   default     = null
-  description = "How to reach the store of checkpoint_dirs and savepoint_dirs (credentials from the cloud's standard chain)."
+  description = "How to reach the store of checkpoint_dirs and savepoint_dirs: the module's checkpoint_storage (s3_endpoint, s3_region, ...; credentials from the cloud's standard chain)."
 }
 
 variable "deletion_protection" {

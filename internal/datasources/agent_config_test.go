@@ -84,15 +84,7 @@ func TestAccAgentConfigControlTopicWithoutBoundary(t *testing.T) {
 	e := acctest.New(t)
 	data, control := e.Name("ac-action-state"), e.Name("ac-cleanup-control")
 	w := e.Workdir()
-	w.Write("main.tf", e.Provider()+fmt.Sprintf(`
-terraform {
-  required_providers {
-    flinkagents = {
-      source = "actionstate/flinkagents"
-    }
-  }
-}
-
+	w.Write("main.tf", e.CLIProvider()+fmt.Sprintf(`
 data "flinkagents_agent_config" "job" {
   action_state_topic = %q
   control_topic      = %q

@@ -35,13 +35,6 @@ func TestAccAgentOperatorModuleFollowsCheckpoints(t *testing.T) {
 	}
 	w := e.Workdir()
 	w.Write("main.tf", fmt.Sprintf(`
-terraform {
-  required_providers {
-    flinkagents = {
-      source = "actionstate/flinkagents"
-    }
-  }
-}
 %s
 module "operator" {
   source   = %q
@@ -62,7 +55,7 @@ output "boundaries" {
 output "cleanup_enabled" {
   value = { for name, op in module.operator : name => op.agent_config.cleanup_enabled }
 }
-`, e.Provider(), moduleDir, prefix, partitions, root, e.BrokersHCL()))
+`, e.CLIProvider(), moduleDir, prefix, partitions, root, e.BrokersHCL()))
 	w.Terraform("init")
 	t.Cleanup(func() { w.Terraform("destroy", "-auto-approve") })
 	// The first rollout: no job has completed a checkpoint yet.

@@ -38,13 +38,6 @@ func TestAccAgentOperatorModule(t *testing.T) {
 	w := e.Workdir()
 	config := func(withPlans bool) string {
 		return fmt.Sprintf(`
-terraform {
-  required_providers {
-    flinkagents = {
-      source = "actionstate/flinkagents"
-    }
-  }
-}
 %s
 module "operator" {
   source   = %q
@@ -94,7 +87,7 @@ output "payments_boundary_partitions" {
   value = try(module.operator["payments"].boundary.partitions, {})
 }
 
-`, e.Provider(), moduleDir, prefix, partitions, withPlans, e.BrokersHCL(), partitions)
+`, e.CLIProvider(), moduleDir, prefix, partitions, withPlans, e.BrokersHCL(), partitions)
 	}
 
 	w.Write("main.tf", config(false))
