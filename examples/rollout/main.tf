@@ -11,6 +11,22 @@
 #   terraform apply -var 'bootstrap_servers=["kafka-1:9092"]' \
 #                   -var 'plan_files={"agent-07"="plans/agent-07.json"}'
 #
+# The nightly run: name each job's checkpoint directory (state.checkpoints.dir
+# plus the job ID) in a file kept with the configuration, and apply on a
+# schedule. Each operator's boundary follows the oldest complete point of its
+# job; a job without one yet gets no boundary, and a job whose point cannot be
+# read is skipped with a warning naming it while the others advance (the
+# "Scheduled cleanup" guide shows the pipeline, with a policy gate):
+#
+#   # checkpoints.auto.tfvars
+#   checkpoint_dirs = {
+#     "agent-00" = "s3://flink/checkpoints/3f1c0e2a9b7d4e15a2c6d8f0b1e3a5c7"
+#     "agent-01" = "s3://flink/checkpoints/8a2d4c6e0f1b3d5f7a9c1e3b5d7f9a1c"
+#   }
+#
+#   terraform plan -out=tfplan -var 'bootstrap_servers=["kafka-1:9092"]'
+#   terraform apply tfplan
+#
 # The provider merges the topic reads of resources refreshed side by side
 # into one Kafka request per kind, so plan stays a few requests per batch of
 # resources at this scale (see BENCHMARKS.md, "Rollout at scale").
@@ -53,6 +69,24 @@ variable "plan_files" {
   description = "Cleanup plan files by operator name; operators not listed get no boundary."
 }
 
+variable "checkpoint_dirs" {
+  type        = map(string)
+  default     = {}
+  description = "Each job's checkpoint directory (the parent of its chk-N), by operator name: the operator's boundary follows the oldest complete point there. An operator may be in plan_files or here, not both."
+}
+
+variable "savepoint_dirs" {
+  type        = map(string)
+  default     = {}
+  description = "Each job's savepoint directory (holding savepoint-*), by operator name, merged with its checkpoint directory."
+}
+
+variable "checkpoint_storage" {
+  type        = any
+  default     = null
+  description = "How to reach the store of checkpoint_dirs and savepoint_dirs: the module's checkpoint_storage (s3_endpoint, s3_region, ...; credentials from the cloud's standard chain)."
+}
+
 variable "deletion_protection" {
   type        = bool
   default     = true
@@ -73,9 +107,12 @@ module "operator" {
 
   prefix              = var.prefix
   operator            = each.key
-  bootstrap_servers   = var.bootstrap_servers # rendered in the module: no data source per operator
+  bootstrap_servers   = var.bootstrap_servers # rendered in the module (no data source per operator) unless the operator follows its job
   partitions          = var.partitions
   plan_json           = contains(keys(var.plan_files), each.key) ? file(var.plan_files[each.key]) : null
+  checkpoint_dir      = lookup(var.checkpoint_dirs, each.key, null)
+  savepoint_dir       = lookup(var.savepoint_dirs, each.key, null)
+  checkpoint_storage  = var.checkpoint_storage
   deletion_protection = var.deletion_protection
 }
 
@@ -85,6 +122,11 @@ output "agent_config_yaml" {
 }
 
 output "boundaries" {
-  description = "Each operator's cleanup boundary status (null: none yet)."
-  value       = { for name, op in module.operator : name => try(op.boundary.status, null) }
+  description = "Each operator's cleanup boundary status and the point it follows (null: none yet, or skipped this run)."
+  value       = { for name, op in module.operator : name => try("${op.boundary.status} ${op.boundary.source_recovery_point}", null) }
+}
+
+output "cleanup_enabled" {
+  description = "Operators whose job configuration names the control topic (first boundary committed): redeploy those that turned true."
+  value       = sort([for name, op in module.operator : name if op.agent_config.cleanup_enabled])
 }

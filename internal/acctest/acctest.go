@@ -116,6 +116,12 @@ func (e *Env) Provider() string {
 	return fmt.Sprintf("provider \"flinkagents\" {\n  bootstrap_servers = [%s]\n  timeout = \"20s\"\n%s\n}\n", e.BrokersHCL(), e.ProviderExtra)
 }
 
+// CLIProvider is Provider behind a terraform block naming the provider's
+// source, as configurations run through Workdir (modules) need it.
+func (e *Env) CLIProvider() string {
+	return "terraform {\n  required_providers {\n    flinkagents = {\n      source = \"actionstate/flinkagents\"\n    }\n  }\n}\n" + e.Provider()
+}
+
 // BrokersHCL is the broker addresses as the elements of an HCL list.
 func (e *Env) BrokersHCL() string {
 	quoted := make([]string, len(e.Brokers))

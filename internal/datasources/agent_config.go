@@ -2,6 +2,7 @@ package datasources
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -13,11 +14,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
@@ -29,8 +33,9 @@ var (
 )
 
 // NewAgentConfig is the flinkagents_agent_config data source. It renders the
-// job-side configuration for one agent operator and needs no Kafka
-// connection: only the provider's bootstrap servers, as configured.
+// job-side configuration for one agent operator. Without control_topic it
+// needs no Kafka connection; with it, it reads the control topic, because
+// the runtime refuses every restore while that topic holds no boundary.
 func NewAgentConfig() datasource.DataSource { return &agentConfigDataSource{} }
 
 type agentConfigDataSource struct {
@@ -44,6 +49,7 @@ type agentConfigModel struct {
 	ReplicationFactor types.Int64  `tfsdk:"replication_factor"`
 	BootstrapServers  types.List   `tfsdk:"bootstrap_servers"`
 	TombstonesEnabled types.Bool   `tfsdk:"tombstones_enabled"`
+	CleanupEnabled    types.Bool   `tfsdk:"cleanup_enabled"`
 	Settings          types.Map    `tfsdk:"settings"`
 	YAML              types.String `tfsdk:"yaml"`
 }
@@ -79,7 +85,11 @@ func (d *agentConfigDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Renders the Flink Agents `agent:` configuration that makes a job store action state in Kafka " +
 			"(`actionStateStoreBackend: kafka`) with the given topics, ready to merge into the job's Flink configuration. " +
-			"Refuses the combinations the runtime refuses. Needs no Kafka connection.",
+			"Refuses the combinations the runtime refuses. Needs no Kafka connection unless `control_topic` is set.\n\n" +
+			"`control_topic` is rendered only once that control topic holds a committed boundary (the operator's first cleanup " +
+			"applied): the runtime refuses to restore a job whose control topic holds none (\"Kafka cleanup control topic contains " +
+			"no committed boundary\"). Until then the job runs without checkpoint-aligned cleanup, `cleanup_enabled` is false and " +
+			"a warning says so; after the first boundary, read the data source again and redeploy the job.",
 		Attributes: map[string]schema.Attribute{
 			"action_state_topic": schema.StringAttribute{
 				Required:            true,
@@ -89,7 +99,9 @@ func (d *agentConfigDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"control_topic": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The cleanup control topic (`kafkaActionStateCleanupControlTopic`). Setting it enables checkpoint-aligned " +
-					"cleanup; it must differ from `action_state_topic` and cannot be combined with `tombstones_enabled`.",
+					"cleanup once the topic holds a committed boundary: the data source reads the topic and leaves the option out " +
+					"(with a warning) while it is missing or empty. It must differ from `action_state_topic` and cannot be combined " +
+					"with `tombstones_enabled`.",
 				Validators: []validator.String{topicName},
 			},
 			"partitions": schema.Int64Attribute{
@@ -112,6 +124,11 @@ func (d *agentConfigDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Optional: true, Computed: true,
 				MarkdownDescription: "`kafkaActionStateTombstoneEnabled`; defaults to false. The runtime refuses per-key tombstones together " +
 					"with checkpoint-aligned cleanup, so this must stay false when `control_topic` is set.",
+			},
+			"cleanup_enabled": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether the rendered configuration enables checkpoint-aligned cleanup: true when `control_topic` is " +
+					"set and holds a committed boundary, so `kafkaActionStateCleanupControlTopic` is rendered.",
 			},
 			"settings": schema.MapAttribute{
 				Computed: true, ElementType: types.StringType,
@@ -189,8 +206,17 @@ func (d *agentConfigDataSource) Read(ctx context.Context, req datasource.ReadReq
 		Partitions:        m.Partitions.ValueInt64(),
 		ReplicationFactor: m.ReplicationFactor.ValueInt64(),
 		TombstonesEnabled: m.TombstonesEnabled.ValueBool(),
-		ControlTopic:      m.ControlTopic.ValueString(),
 	}
+	if !m.ControlTopic.IsNull() {
+		recorded, ok := d.holdsBoundary(ctx, m.ControlTopic.ValueString(), &resp.Diagnostics)
+		if !ok {
+			return
+		}
+		if recorded {
+			cfg.ControlTopic = m.ControlTopic.ValueString()
+		}
+	}
+	m.CleanupEnabled = types.BoolValue(cfg.ControlTopic != "")
 	settings := make(map[string]attr.Value)
 	for _, o := range cfg.options() {
 		settings[o.key] = types.StringValue(o.value)
@@ -198,6 +224,32 @@ func (d *agentConfigDataSource) Read(ctx context.Context, req datasource.ReadReq
 	m.Settings = types.MapValueMust(types.StringType, settings)
 	m.YAML = types.StringValue(cfg.YAML())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// holdsBoundary says whether control holds a committed boundary (a COMMITTED
+// or APPLIED plan), which the runtime requires to restore with it. A missing
+// or empty topic is "no" with a warning; a topic that cannot be read or holds
+// an inconsistent history is an error (ok false), as it would fail a restore.
+func (d *agentConfigDataSource) holdsBoundary(ctx context.Context, control string, diags *diag.Diagnostics) (recorded, ok bool) {
+	op := fmt.Sprintf("checking that control topic %q holds a committed boundary before rendering it", control)
+	kafka, kdiags := d.clients.KafkaClient(ctx, op)
+	if diags.Append(kdiags...); diags.HasError() {
+		return false, false
+	}
+	log, err := cleanup.History(ctx, kafka, control)
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		diags.Append(diagnostics.ControlTopicNotRenderedYet(path.Root("control_topic"), control, true))
+		return false, true
+	}
+	if err != nil {
+		diags.Append(d.clients.CleanupDiag(op, err))
+		return false, false
+	}
+	if len(log.Boundary()) == 0 {
+		diags.Append(diagnostics.ControlTopicNotRenderedYet(path.Root("control_topic"), control, false))
+		return false, true
+	}
+	return true, true
 }
 
 // agentConfig is the job-side configuration of one agent operator's Kafka

@@ -1,7 +1,10 @@
 package datasources_test
 
 import (
+	"context"
+	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -10,6 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 )
 
 // unreachableProvider names a port nothing listens on: the data source must
@@ -22,17 +28,19 @@ provider "flinkagents" {
 `
 
 // TestAccAgentConfigWithCleanup renders the configuration of an operator
-// with checkpoint-aligned cleanup, and checks the YAML decodes (with
-// Terraform's own yamldecode) to exactly the settings map.
+// whose control topic holds a committed boundary, and checks the YAML
+// decodes (with Terraform's own yamldecode) to exactly the settings map.
 func TestAccAgentConfigWithCleanup(t *testing.T) {
-	acctest.New(t)
+	e := acctest.New(t)
+	data, control := e.Name("agents-orders-action-state"), e.Name("agents-orders-cleanup-control")
+	recordBoundary(t, e, data, control)
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config: unreachableProvider + `
+			Config: e.Provider() + fmt.Sprintf(`
 data "flinkagents_agent_config" "orders" {
-  action_state_topic = "agents-orders-action-state"
-  control_topic      = "agents-orders-cleanup-control"
+  action_state_topic = %q
+  control_topic      = %q
   partitions         = 12
   replication_factor = 3
   bootstrap_servers  = ["kafka-0.kafka:9092", "kafka-1.kafka:9092"]
@@ -41,30 +49,95 @@ data "flinkagents_agent_config" "orders" {
 output "round_trip" {
   value = tomap(yamldecode(data.flinkagents_agent_config.orders.yaml).agent) == data.flinkagents_agent_config.orders.settings
 }
-`,
+`, data, control),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.flinkagents_agent_config.orders", tfjsonpath.New("settings"), knownvalue.MapExact(map[string]knownvalue.Check{
 					"actionStateStoreBackend":                knownvalue.StringExact("kafka"),
 					"kafkaBootstrapServers":                  knownvalue.StringExact("kafka-0.kafka:9092,kafka-1.kafka:9092"),
-					"kafkaActionStateTopic":                  knownvalue.StringExact("agents-orders-action-state"),
+					"kafkaActionStateTopic":                  knownvalue.StringExact(data),
 					"kafkaActionStateTopicNumPartitions":     knownvalue.StringExact("12"),
 					"kafkaActionStateTopicReplicationFactor": knownvalue.StringExact("3"),
 					"kafkaActionStateTombstoneEnabled":       knownvalue.StringExact("false"),
-					"kafkaActionStateCleanupControlTopic":    knownvalue.StringExact("agents-orders-cleanup-control"),
+					"kafkaActionStateCleanupControlTopic":    knownvalue.StringExact(control),
 				})),
 				statecheck.ExpectKnownValue("data.flinkagents_agent_config.orders", tfjsonpath.New("yaml"), knownvalue.StringExact(`agent:
   actionStateStoreBackend: "kafka"
   kafkaBootstrapServers: "kafka-0.kafka:9092,kafka-1.kafka:9092"
-  kafkaActionStateTopic: "agents-orders-action-state"
+  kafkaActionStateTopic: "`+data+`"
   kafkaActionStateTopicNumPartitions: 12
   kafkaActionStateTopicReplicationFactor: 3
   kafkaActionStateTombstoneEnabled: false
-  kafkaActionStateCleanupControlTopic: "agents-orders-cleanup-control"
+  kafkaActionStateCleanupControlTopic: "`+control+`"
 `)),
+				statecheck.ExpectKnownValue("data.flinkagents_agent_config.orders", tfjsonpath.New("cleanup_enabled"), knownvalue.Bool(true)),
 				statecheck.ExpectKnownOutputValue("round_trip", knownvalue.Bool(true)),
 			},
 		}},
 	})
+}
+
+// TestAccAgentConfigControlTopicWithoutBoundary: a control topic that is
+// missing, then empty, is left out of the rendered configuration with a
+// warning quoting the runtime's restore refusal; once a boundary is
+// committed it is rendered.
+func TestAccAgentConfigControlTopicWithoutBoundary(t *testing.T) {
+	e := acctest.New(t)
+	data, control := e.Name("ac-action-state"), e.Name("ac-cleanup-control")
+	w := e.Workdir()
+	w.Write("main.tf", e.CLIProvider()+fmt.Sprintf(`
+data "flinkagents_agent_config" "job" {
+  action_state_topic = %q
+  control_topic      = %q
+}
+
+output "settings" {
+  value = data.flinkagents_agent_config.job.settings
+}
+
+output "cleanup_enabled" {
+  value = data.flinkagents_agent_config.job.cleanup_enabled
+}
+`, data, control))
+	w.Terraform("init")
+	check := func(stage string, enabled bool, warning string) {
+		t.Helper()
+		out := string(w.Terraform("apply", "-auto-approve", "-no-color"))
+		for _, want := range []string{warning, diagnostics.RuntimeNoBoundaryRefusal} {
+			if warned := strings.Contains(out, "Cleanup Control Topic Not Rendered Yet") && strings.Contains(strings.Join(strings.Fields(out), " "), want); warned == enabled {
+				t.Errorf("%s: warning %q shown: %v, want %v:\n%s", stage, want, warned, !enabled, out)
+			}
+		}
+		var settings map[string]string
+		w.Output("settings", &settings)
+		var got bool
+		w.Output("cleanup_enabled", &got)
+		if _, named := settings["kafkaActionStateCleanupControlTopic"]; named != enabled || got != enabled {
+			t.Errorf("%s: control topic rendered %v, cleanup_enabled %v; want both %v: %v", stage, named, got, enabled, settings)
+		}
+	}
+	check("control topic missing", false, fmt.Sprintf("control topic %q does not exist yet", control))
+	e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	check("control topic empty", false, fmt.Sprintf("control topic %q holds no committed boundary yet", control))
+	recordBoundary(t, e, data, control)
+	check("boundary committed", true, "")
+}
+
+// recordBoundary creates the two topics (the control topic unless it
+// exists) and commits a first boundary out of band.
+func recordBoundary(t *testing.T, e *acctest.Env, data, control string) {
+	t.Helper()
+	ctx := context.Background()
+	id := e.CreateTopic(data, 2, cleanup.DataTopicSettings)
+	if _, err := e.Admin.DescribeTopic(ctx, control); err != nil {
+		e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	}
+	p, err := cleanupplan.New("file:/checkpoints/chk-1", data, id, cleanupplan.Offsets{0: 0, 1: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cleanup.Apply(ctx, e.Admin, cleanup.Request{Plan: p, ControlTopic: control}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestAccAgentConfigDefaults renders with every optional attribute omitted:

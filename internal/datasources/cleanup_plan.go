@@ -35,6 +35,12 @@ const (
 	selectNewest = "newest"
 )
 
+// The values of on_unreadable.
+const (
+	onUnreadableFail = "fail"
+	onUnreadableSkip = "skip"
+)
+
 // uidHashValidator accepts Flink's operator uid hash: 32 hex digits.
 var uidHashValidator = stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9a-fA-F]{32}$`),
 	"must be 32 hexadecimal digits (Flink's operator uid hash)")
@@ -62,6 +68,7 @@ type cleanupPlanModel struct {
 	NthNewest            types.Int64    `tfsdk:"nth_newest"`
 	OperatorUID          types.String   `tfsdk:"operator_uid"`
 	OperatorUIDHash      types.String   `tfsdk:"operator_uid_hash"`
+	OnUnreadable         types.String   `tfsdk:"on_unreadable"`
 	Storage              types.Object   `tfsdk:"storage"`  // checkpoint_storage.go
 	Timeouts             timeouts.Value `tfsdk:"timeouts"` // checkpoint_timeouts.go
 	PlanID               types.String   `tfsdk:"plan_id"`
@@ -142,6 +149,15 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
 				Validators:          []validator.String{uidHashValidator},
 			},
+			"on_unreadable": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "What a recovery point that cannot be read or chosen does (a partial or corrupt `_metadata`, markers that " +
+					"cannot authorize deletion, a missing directory, a storage error): `fail` (the default) stops the plan with the error; " +
+					"`skip` leaves the plan attributes null and turns the error into a warning that names the point, so that one job's " +
+					"unreadable checkpoint does not stop the cleanup of a whole fleet. Guard the boundary with " +
+					"`count = data.flinkagents_cleanup_plan.<name>.plan_json == null ? 0 : 1`. Configuration errors stay errors.",
+				Validators: []validator.String{stringvalidator.OneOf(onUnreadableFail, onUnreadableSkip)},
+			},
 			"storage":  checkpointStorageAttribute(),
 			"plan_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The plan ID."},
 			"topic":    schema.StringAttribute{Computed: true, MarkdownDescription: "The action-state topic."},
@@ -201,24 +217,30 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 	defer store.Close()
 	sel := checkpoint.Selector{UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString()}
 	var derived recoveryplan.Result
+	var read diag.Diagnostics
+	ok := true
 	if !m.CheckpointPath.IsNull() {
 		src := m.CheckpointPath.ValueString()
 		var err error
 		derived, err = recoveryplan.FromPath(readCtx, store, src, sel)
 		logCheckpointReads(ctx, store, src)
 		if err != nil {
-			resp.Diagnostics.Append(diagnostics.FromCheckpointPathError(fmt.Sprintf("reading recovery markers from %q", src), src, err))
-			return
+			read.Append(diagnostics.FromCheckpointPathError(fmt.Sprintf("reading recovery markers from %q", src), src, err))
+			ok = false
 		}
 	} else {
-		var ok bool
-		if derived, ok = m.follow(readCtx, store, sel, &resp.Diagnostics); !ok {
-			if !resp.Diagnostics.HasError() {
-				m.setPlan(nil, nil) // nothing to follow yet: null plan, with the warning
-				resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
-			}
-			return
-		}
+		derived, ok = m.follow(readCtx, store, sel, &read)
+	}
+	if m.OnUnreadable.ValueString() == onUnreadableSkip {
+		read = skipUnreadable(read)
+	}
+	if resp.Diagnostics.Append(read...); resp.Diagnostics.HasError() {
+		return
+	}
+	if !ok {
+		m.setPlan(nil, nil) // nothing to follow yet, or a point skipped: null plan, with the warning
+		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+		return
 	}
 	res := derived.Read
 	tflog.Debug(ctx, "read recovery markers", map[string]any{"metadata": res.MetadataPath, "operator_id": res.OperatorID, "markers": len(res.Markers), "metadata_version": res.MetadataVersion})
@@ -264,6 +286,19 @@ func (m *cleanupPlanModel) follow(ctx context.Context, store *checkpointstore.Ro
 	}
 	tflog.Info(ctx, "following a recovery point", map[string]any{"path": chosen.Point.Path, "position": chosen.Position, "listed": chosen.Listed})
 	return derived, true
+}
+
+// skipUnreadable turns each error of reading recovery points into a
+// warning, for on_unreadable = "skip": the plan is then null.
+func skipUnreadable(read diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, 0, len(read))
+	for _, d := range read {
+		if d.Severity() == diag.SeverityError {
+			d = diagnostics.SkippedUnreadablePlan(d)
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 // setPlan fills the computed attributes from plan (nil: all null) and

@@ -5,9 +5,11 @@ data "flinkagents_agent_config" "orders" {
   partitions         = flinkagents_action_state_topic.orders.partitions
   replication_factor = flinkagents_action_state_topic.orders.replication_factor
 
-  # Enables checkpoint-aligned cleanup in the runtime. Add it only once a
-  # boundary is recorded: a job restored with a control topic that holds no
-  # boundary fails to start.
+  # Enables checkpoint-aligned cleanup in the runtime once the control topic
+  # holds a committed boundary. Until then it is left out of the rendered
+  # options (cleanup_enabled = false, with a warning): the runtime refuses to
+  # restore a job whose control topic holds no boundary. Redeploy the job
+  # with the new yaml after the first boundary is applied.
   control_topic = flinkagents_cleanup_control_topic.orders.name
 
   # The addresses the job uses, when they differ from Terraform's.
@@ -24,6 +26,10 @@ data "flinkagents_agent_config" "orders" {
 #     ...
 output "agent_yaml" {
   value = data.flinkagents_agent_config.orders.yaml
+}
+
+output "cleanup_enabled" {
+  value = data.flinkagents_agent_config.orders.cleanup_enabled
 }
 
 # The same options as a map of strings keyed by option name, for tools

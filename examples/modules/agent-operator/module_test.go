@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -21,8 +20,10 @@ var operators = []string{"orders", "payments", "refunds"}
 const partitions = 3
 
 // TestAccAgentOperatorModule rolls out three operators with for_each, checks
-// their topics out of band, then gives one of them a cleanup boundary
-// through the module's plan_json and checks only its records were deleted.
+// their topics out of band, then gives two of them a cleanup boundary
+// through the module's plan_json and checks only their records were
+// deleted. The job configuration names the control topic only once it holds
+// a boundary, in both renderings (the module's and the data source's).
 //
 // It drives the CLI through acctest.Workdir rather than
 // terraform-plugin-testing, whose state shim refuses module instances.
@@ -35,16 +36,8 @@ func TestAccAgentOperatorModule(t *testing.T) {
 	prefix := e.Name("rollout")
 	topic := func(op, kind string) string { return fmt.Sprintf("%s-%s-%s", prefix, op, kind) }
 	w := e.Workdir()
-	planFile := filepath.Join(w.Dir, "payments-plan.json")
-	config := func(plan string) string {
+	config := func(withPlans bool) string {
 		return fmt.Sprintf(`
-terraform {
-  required_providers {
-    flinkagents = {
-      source = "actionstate/flinkagents"
-    }
-  }
-}
 %s
 module "operator" {
   source   = %q
@@ -54,7 +47,7 @@ module "operator" {
   operator            = each.key
   partitions          = %d
   deletion_protection = false
-  plan_json           = each.key == "payments" ? %s : null
+  plan_json           = %t && each.key != "refunds" ? file("${each.key}-plan.json") : null
   # orders renders its job configuration in the module, the others through
   # the agent_config data source: both must give what the data source does.
   bootstrap_servers = each.key == "orders" ? [%s] : null
@@ -79,7 +72,11 @@ output "rendered_like_data_source" {
 }
 
 output "boundary_status" {
-  value = try(module.operator["payments"].boundary.status, "none")
+  value = { for name, op in module.operator : name => try(op.boundary.status, "none") }
+}
+
+output "cleanup_enabled" {
+  value = { for name, op in module.operator : name => op.agent_config.cleanup_enabled }
 }
 
 output "payments_topics" {
@@ -90,69 +87,65 @@ output "payments_boundary_partitions" {
   value = try(module.operator["payments"].boundary.partitions, {})
 }
 
-`, e.Provider(), moduleDir, prefix, partitions, plan, e.BrokersHCL(), partitions)
+`, e.CLIProvider(), moduleDir, prefix, partitions, withPlans, e.BrokersHCL(), partitions)
 	}
 
-	w.Write("main.tf", config("null"))
+	w.Write("main.tf", config(false))
 	w.Terraform("init")
 	t.Cleanup(func() { w.Terraform("destroy", "-auto-approve") })
 	w.Terraform("apply", "-auto-approve")
 	checkTopics(t, e, topic)
-	var yaml map[string]string
-	w.Output("yaml", &yaml)
-	for _, op := range operators {
-		want := regexp.MustCompile(`(?m)^  kafkaActionStateTopic: "` + regexp.QuoteMeta(topic(op, "action-state")) + `"$` +
-			`[\s\S]*^  kafkaActionStateTombstoneEnabled: false$` +
-			`[\s\S]*^  kafkaActionStateCleanupControlTopic: "` + regexp.QuoteMeta(topic(op, "cleanup-control")) + `"$`)
-		if !want.MatchString(yaml[op]) {
-			t.Errorf("%s's agent configuration:\n%s\ndoes not match %s", op, yaml[op], want)
-		}
-	}
-	var same map[string]bool
-	w.Output("rendered_like_data_source", &same)
-	for _, op := range operators {
-		if !same[op] {
-			t.Errorf("%s's module outputs differ from the agent_config data source's: %v\n%q", op, same, yaml[op])
-		}
-	}
-	var status string
-	if w.Output("boundary_status", &status); status != "none" {
-		t.Errorf("boundary status %q without a plan, want none", status)
+	checkRendering(t, w, topic, map[string]bool{})
+	var status map[string]string
+	if w.Output("boundary_status", &status); !maps.Equal(status, map[string]string{"orders": "none", "payments": "none", "refunds": "none"}) {
+		t.Errorf("boundary status %v without a plan, want none", status)
 	}
 
-	// Records the job wrote, and a plan keeping the last two per partition.
-	data := topic("payments", "action-state")
-	e.Produce(data, partitions, 5)
-	id, err := e.Admin.DescribeTopic(context.Background(), data)
-	if err != nil {
-		t.Fatal(err)
+	// Records the jobs wrote, and plans keeping the last two per partition.
+	// orders renders its configuration in the module, payments through the
+	// data source: both get a boundary.
+	ids := map[string]string{}
+	for _, op := range []string{"orders", "payments"} {
+		data := topic(op, "action-state")
+		e.Produce(data, partitions, 5)
+		id, err := e.Admin.DescribeTopic(context.Background(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[op] = id.ID.String()
+		p, err := cleanupplan.New("file:/checkpoints/"+op+"/chk-7", data, id.ID.String(), cleanupplan.Offsets{0: 3, 1: 3, 2: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(op+"-plan.json", string(p.File()))
 	}
-	p, err := cleanupplan.New("file:/checkpoints/payments/chk-7", data, id.ID.String(), cleanupplan.Offsets{0: 3, 1: 3, 2: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write("payments-plan.json", string(p.File()))
-	w.Write("main.tf", config(fmt.Sprintf("file(%q)", planFile)))
+	w.Write("main.tf", config(true))
 	w.Terraform("apply", "-auto-approve")
-
-	if w.Output("boundary_status", &status); status != "APPLIED" {
-		t.Errorf("boundary status %q, want APPLIED", status)
+	if w.Output("boundary_status", &status); !maps.Equal(status, map[string]string{"orders": "APPLIED", "payments": "APPLIED", "refunds": "none"}) {
+		t.Errorf("boundary status %v, want APPLIED for orders and payments", status)
 	}
+	// The reference data source was read at plan time, before the boundary;
+	// the next run (the redeploy) reads it again.
+	w.Terraform("apply", "-auto-approve")
+	checkRendering(t, w, topic, map[string]bool{"orders": true, "payments": true})
+	data := topic("payments", "action-state")
 	var topics map[string]string
 	w.Output("payments_topics", &topics)
-	if want := map[string]string{"action_state": data, "action_state_id": id.ID.String(), "control": topic("payments", "cleanup-control")}; !maps.Equal(topics, want) {
+	if want := map[string]string{"action_state": data, "action_state_id": ids["payments"], "control": topic("payments", "cleanup-control")}; !maps.Equal(topics, want) {
 		t.Errorf("topics output %v, want %v", topics, want)
 	}
 	var summary map[string]any
 	if w.Output("payments_boundary_partitions", &summary); len(summary) != partitions {
 		t.Errorf("boundary partitions output has %d entries, want one per partition (%d): %v", len(summary), partitions, summary)
 	}
-	for p, off := range e.StartOffsets(data) {
-		if off != 3 {
-			t.Errorf("%s partition %d starts at %d after the boundary, want 3", data, p, off)
+	for _, op := range []string{"orders", "payments"} {
+		for p, off := range e.StartOffsets(topic(op, "action-state")) {
+			if off != 3 {
+				t.Errorf("%s partition %d starts at %d after the boundary, want 3", op, p, off)
+			}
 		}
 	}
-	for _, op := range []string{"orders", "refunds"} {
+	for _, op := range []string{"refunds"} {
 		for p, off := range e.StartOffsets(topic(op, "action-state")) {
 			if off != 0 {
 				t.Errorf("another operator's topic was cleaned: %s partition %d starts at %d", op, p, off)
@@ -163,6 +156,39 @@ output "payments_boundary_partitions" {
 	// and a boundary agrees with what was applied.
 	if out := w.Terraform("plan", "-detailed-exitcode"); !regexp.MustCompile(`No changes`).Match(out) {
 		t.Errorf("plan after apply is not empty:\n%s", out)
+	}
+}
+
+// checkRendering asserts each operator's job configuration names its
+// control topic exactly when enabled says so, agrees with the agent_config
+// data source, and says so in cleanup_enabled.
+func checkRendering(t *testing.T, w *acctest.Workdir, topic func(op, kind string) string, enabled map[string]bool) {
+	t.Helper()
+	var yaml map[string]string
+	w.Output("yaml", &yaml)
+	var cleanupEnabled map[string]bool
+	w.Output("cleanup_enabled", &cleanupEnabled)
+	for _, op := range operators {
+		want := regexp.MustCompile(`(?m)^  kafkaActionStateTopic: "` + regexp.QuoteMeta(topic(op, "action-state")) + `"$` +
+			`[\s\S]*^  kafkaActionStateTombstoneEnabled: false\n\z`)
+		if enabled[op] {
+			want = regexp.MustCompile(`(?m)^  kafkaActionStateTopic: "` + regexp.QuoteMeta(topic(op, "action-state")) + `"$` +
+				`[\s\S]*^  kafkaActionStateTombstoneEnabled: false\n  kafkaActionStateCleanupControlTopic: "` +
+				regexp.QuoteMeta(topic(op, "cleanup-control")) + `"\n\z`)
+		}
+		if !want.MatchString(yaml[op]) {
+			t.Errorf("%s's agent configuration:\n%s\ndoes not match %s", op, yaml[op], want)
+		}
+		if cleanupEnabled[op] != enabled[op] {
+			t.Errorf("%s's cleanup_enabled is %v, want %v", op, cleanupEnabled[op], enabled[op])
+		}
+	}
+	var same map[string]bool
+	w.Output("rendered_like_data_source", &same)
+	for _, op := range operators {
+		if !same[op] {
+			t.Errorf("%s's module outputs differ from the agent_config data source's: %v\n%q", op, same, yaml[op])
+		}
 	}
 }
 

@@ -37,7 +37,37 @@ variable "topic_config" {
 variable "plan_json" {
   type        = string
   default     = null
-  description = "A cleanup plan for this operator (data.flinkagents_cleanup_plan.<name>.plan_json, or file(\"plan.json\") from the Java tool). Null: no boundary yet."
+  description = "A cleanup plan for this operator (data.flinkagents_cleanup_plan.<name>.plan_json, or file(\"plan.json\") from the Java tool). Null: no boundary yet. Conflicts with checkpoint_dir and savepoint_dir."
+}
+
+variable "checkpoint_dir" {
+  type        = string
+  default     = null
+  description = "Follow the job's retained checkpoints: its checkpoint directory (state.checkpoints.dir plus the job ID, the parent of chk-N), as a path or URI. The boundary follows the oldest complete point of checkpoint_dir and savepoint_dir, so every retained point stays restorable. No complete point yet: no boundary. An unreadable point: no boundary move this run, with a warning naming it. Must be known at plan time."
+}
+
+variable "savepoint_dir" {
+  type        = string
+  default     = null
+  description = "The directory holding the job's savepoint-* directories (state.savepoints.dir), merged with checkpoint_dir. A savepoint kept there stays the oldest point and holds the boundary below it."
+}
+
+variable "operator_uid" {
+  type        = string
+  default     = null
+  description = "The agent operator's uid (.uid()) in the job's checkpoints. Null: the one operator holding recovery markers."
+}
+
+variable "checkpoint_storage" {
+  type = object({
+    s3_endpoint   = optional(string)
+    s3_region     = optional(string)
+    s3_path_style = optional(bool)
+    s3_profile    = optional(string)
+    path_rewrite  = optional(list(object({ from = string, to = string })))
+  })
+  default     = null
+  description = "How to reach the store checkpoint_dir and savepoint_dir name: the storage attribute of data.flinkagents_cleanup_plan (credentials come from each cloud's standard chain, never from here)."
 }
 
 variable "deletion_protection" {
@@ -49,7 +79,7 @@ variable "deletion_protection" {
 variable "bootstrap_servers" {
   type        = list(string)
   default     = null
-  description = "Bootstrap servers rendered into the job's configuration (host:port). Null: the provider's, through the agent_config data source; set it (to the provider's, or to the addresses the job uses) when rolling out many operators, so the module renders the configuration without a data source per operator."
+  description = "Bootstrap servers rendered into the job's configuration (host:port). Null: the provider's, through the agent_config data source; set it (to the provider's, or to the addresses the job uses) when rolling out many operators, so the module renders the configuration without a data source per operator (unless it follows the job's checkpoints: then the data source reads whether the control topic holds a boundary)."
   validation {
     condition     = var.bootstrap_servers == null || (length(coalesce(var.bootstrap_servers, [])) > 0 && alltrue([for s in coalesce(var.bootstrap_servers, []) : can(regex("^[^,\\s]+$", s))]))
     error_message = "bootstrap_servers must be null or a non-empty list of host:port entries without commas or whitespace."

@@ -50,6 +50,10 @@ public final class Main {
             "  write-raw --bootstrap HOST:PORT --topic TOPIC (--key K | --null-key) (--value-file F | --tombstone)",
             "            [--transaction commit|abort] [KAFKA OPTIONS]",
             "                             append any record to partition 0; prints 'offset N'",
+            "  restore-check --bootstrap HOST:PORT --settings FILE --marker-topic T --marker-topic-id ID --marker P=O[,P=O...]",
+            "            [KAFKA OPTIONS]",
+            "                             the runtime's restore check of a job configured by FILE (its agent: options as a",
+            "                             JSON object) from a checkpoint holding that marker; prints 'restore accepted ...'",
             "",
             "  KAFKA OPTIONS: --security-file PROPERTIES (merged into the client config), --timeout-ms N (default 60000)",
             "  exit status: 0 ok, 1 validation or runtime failure (stderr says why), 2 usage",
@@ -83,6 +87,7 @@ public final class Main {
                 case "create-control-topic" -> createControlTopic(rest, out);
                 case "write-committed" -> writeCommitted(rest, out);
                 case "write-raw" -> writeRaw(rest, out);
+                case "restore-check" -> restoreCheck(rest, out);
                 case "-h", "--help", "help" -> out.print(USAGE_TEXT);
                 default -> throw new UsageException("unknown command " + args[0]);
             }
@@ -191,6 +196,21 @@ public final class Main {
         RecordMetadata metadata = kafka(options)
                 .writeRaw(options.required("--topic"), key.orElse(null), value, transaction);
         out.println("offset " + metadata.offset());
+    }
+
+    private static void restoreCheck(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, union(KAFKA_OPTIONS,
+                Set.of("--settings", "--marker-topic", "--marker-topic-id", "--marker")), Set.of());
+        requireNoPositional(options);
+        Map<String, String> settings = PlanJson.MAPPER.readValue(readFile(options.required("--settings")),
+                new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() {});
+        RestoreCheck.Marker marker = new RestoreCheck.Marker(options.required("--marker-topic"),
+                options.required("--marker-topic-id"),
+                Options.partitionOffsets(Arrays.asList(options.required("--marker").split(",", -1))));
+        KafkaCommands kafka = kafka(options);
+        SortedMap<Integer, Long> boundary = RestoreCheck.check(settings, marker, kafka::readControl);
+        out.println("restore accepted" + (boundary.isEmpty()
+                ? " (no cleanup control topic configured)" : " above boundary " + formatOffsets(boundary)));
     }
 
     private static KafkaCommands kafka(Options options) throws UsageException, IOException {
