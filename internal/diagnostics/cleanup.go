@@ -54,6 +54,10 @@ var cleanupRefusals = []struct {
 		"Manage the topic with flinkagents_action_state_topic (it enforces cleanup.policy=compact,delete, retention.ms=-1, retention.bytes=-1) and apply that first."},
 	{cleanup.ErrOffsetOutOfRange, "Plan Offset Outside The Topic's Records",
 		"Nothing was written or deleted. The plan does not come from this topic's history; check the checkpoint path and the topic."},
+	{cleanup.ErrControlTopicIDChanged, "Cleanup Control Topic Was Recreated",
+		"The control topic holds the boundaries the runtime enforces on restore, and a recreated one holds none of those recorded before " +
+			"(the error below says what was written). Find out who recreated it. If the new control topic is intended, run terraform plan " +
+			"again: the refresh records its ID in control_topic_id and the plan shows what the apply records in it."},
 	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
 		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",

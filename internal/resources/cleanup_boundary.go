@@ -44,6 +44,7 @@ type boundaryResource struct {
 type boundaryModel struct {
 	ID                  types.String   `tfsdk:"id"`
 	ControlTopic        types.String   `tfsdk:"control_topic"`
+	ControlTopicID      types.String   `tfsdk:"control_topic_id"`
 	ActionStateTopic    types.String   `tfsdk:"action_state_topic"`
 	PlanJSON            planJSONValue  `tfsdk:"plan_json"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
@@ -91,6 +92,13 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"control_topic": schema.StringAttribute{
 				Required: true, MarkdownDescription: "The control topic (the job's `kafkaActionStateCleanupControlTopic`).",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"control_topic_id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The control topic's ID, in Kafka's Java form. Apply refuses, before writing anything, a control topic " +
+					"whose ID is no longer this one (deleted and recreated since the plan: it holds none of the recorded boundaries); " +
+					"a refresh that finds a new ID warns and records it.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"action_state_topic": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -248,6 +256,9 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 		diags.Append(r.clients.CleanupDiag(op, err))
 		return
 	}
+	if plan.ControlTopicID.IsUnknown() {
+		plan.ControlTopicID = types.StringValue(pv.ControlTopicID)
+	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.DeleteRanges = tfconv.DeleteRanges(pv.Ranges)
 	plan.CommittedBoundary = tfconv.Offsets(pv.Target)
@@ -296,6 +307,10 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	log := ins.Log
+	if recorded := state.ControlTopicID; !recorded.IsNull() && !recorded.IsUnknown() && recorded.ValueString() != ins.ControlTopicID {
+		resp.Diagnostics.Append(diagnostics.ControlTopicRecreated(control, recorded.ValueString(), ins.ControlTopicID))
+	}
+	state.ControlTopicID = types.StringValue(ins.ControlTopicID) // a state from before the attribute learns it here
 	state.ID = types.StringValue(control)
 	state.Status = types.StringValue(statusNotRecorded)
 	if op, ok := log.Lookup(state.PlanID.ValueString()); ok {
@@ -366,6 +381,7 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 	m := boundaryModel{
 		ID:                types.StringValue(control),
 		ControlTopic:      types.StringValue(control),
+		ControlTopicID:    types.StringNull(), // the Read that follows fills it
 		ActionStateTopic:  types.StringValue(latest.Plan.Topic),
 		PlanJSON:          newPlanJSON(string(latest.Plan.File())),
 		Timeouts:          nullTimeouts(),
@@ -395,9 +411,10 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
-		Plan:          p,
-		ControlTopic:  control,
-		ExpectedTopic: plan.ActionStateTopic.ValueString(),
+		Plan:           p,
+		ControlTopic:   control,
+		ControlTopicID: plan.ControlTopicID.ValueString(), // "" when unknown at plan time: learned below
+		ExpectedTopic:  plan.ActionStateTopic.ValueString(),
 		Progress: func(step string, fields map[string]any) {
 			tflog.Info(ctx, "cleanup: "+step, fields)
 		},
@@ -414,6 +431,7 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	}
 	setPlanFields(plan, p)
 	plan.ID = types.StringValue(control)
+	plan.ControlTopicID = types.StringValue(res.ControlTopicID)
 	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
 	plan.ActionStateTopic = types.StringValue(p.Topic)
 	// What the plan showed stays (Terraform requires it); where it was

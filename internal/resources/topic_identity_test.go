@@ -56,14 +56,14 @@ resource "flinkagents_cleanup_control_topic" "t" {
 	}},
 }
 
-// recreate deletes name and creates it again with cleanup.policy=delete and
+// recreate deletes name and creates it again, empty, with configs and
 // nothing else, returning the new topic ID.
-func recreate(t *testing.T, e *acctest.Env, name string, partitions int32) string {
+func recreate(t *testing.T, e *acctest.Env, name string, partitions int32, configs map[string]string) string {
 	t.Helper()
 	if err := e.Admin.DeleteTopic(context.Background(), name); err != nil {
 		t.Fatal(err)
 	}
-	return e.CreateTopic(name, partitions, map[string]string{"cleanup.policy": "delete"})
+	return e.CreateTopic(name, partitions, configs)
 }
 
 // untouched fails unless the recreated topic still has exactly what it was
@@ -99,7 +99,7 @@ func TestTopicRecreatedBetweenPlanAndApply(t *testing.T) {
 						Config: c.config(e, name, c.after),
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 							plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionUpdate),
-							betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions) }),
+							betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions, map[string]string{"cleanup.policy": "delete"}) }),
 						}},
 						ExpectError: regexp.MustCompile(`(?s)Changed Since The Plan.*Nothing\s+was\s+changed`),
 					},
@@ -138,7 +138,7 @@ func TestTopicRecreatedIsNotDeleted(t *testing.T) {
 						Config: e.Provider(),
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 							plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionDestroy),
-							betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions) }),
+							betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions, map[string]string{"cleanup.policy": "delete"}) }),
 						}},
 						ExpectError: regexp.MustCompile(`(?s)Recreated, Not Deleted.*Nothing\s+was\s+deleted`),
 					},
