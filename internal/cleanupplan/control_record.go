@@ -76,7 +76,7 @@ func decodeRecord(key, value []byte) (Record, error) {
 		return Record{}, err
 	}
 	if string(key) != id {
-		return Record{}, fmt.Errorf("%w: record key %q is not the ID of the plan inside it (%s)", ErrCorruptControlLog, key, id)
+		return Record{}, &KeyMismatchError{Key: key, PlanID: id}
 	}
 	return Record{Status: Status(st.text), Plan: p, PlanID: id}, nil
 }
