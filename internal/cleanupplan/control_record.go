@@ -56,7 +56,7 @@ func DecodeRecord(key, value []byte) (Record, error) {
 // decodeRecord is DecodeRecord past the checks that need no parsing
 // (benchmarks measure it above the size limit, to show that it is linear).
 func decodeRecord(key, value []byte) (Record, error) {
-	root, err := parseSingleObject(value, refuseBOM)
+	root, err := parseSingleObject(value, refuseBOM, ignoreTrailing)
 	if err != nil {
 		return Record{}, fmt.Errorf("%w: control record %q: %v", ErrMalformedPlan, key, err)
 	}
