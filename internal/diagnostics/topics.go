@@ -152,6 +152,17 @@ func MovedTopicUnreadable(source string, version int64, target string) diag.Diag
 			"adopt it with an import block (id = the topic name) instead.", source, version, target))
 }
 
+// MovedTopicNameMissing refuses a moved kafka_topic whose state names no
+// topic: there is nothing to take over, and planning a create for "" would
+// only hide that.
+func MovedTopicNameMissing(source, target string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Cannot Move Topic State",
+		fmt.Sprintf("While moving a kafka_topic of %s into %s: its state has an empty name and an empty id, so it names no topic to take "+
+			"over. Nothing was changed. Look at the source state (terraform state show on the moved block's from address); remove the "+
+			"moved block, take that resource out of state with a removed block (lifecycle { destroy = false }), and adopt the topic "+
+			"with an import block (id = the topic name) instead.", source, target))
+}
+
 // MovedTopicSettingsDropped warns that settings the source provider managed
 // are enforced by the target and were left out of its config.
 func MovedTopicSettingsDropped(resourceType, name string, dropped []string) diag.Diagnostic {
