@@ -108,7 +108,8 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true, Sensitive: true, CustomType: planJSONType{},
 				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json`, or the file written by the Java tool's " +
-					"`plan` command (`file(\"plan.json\")`). Parsed strictly, as Jackson parses it (a leading UTF-8 byte-order mark is skipped); " +
+					"`plan` command (`file(\"plan.json\")`). Parsed strictly, as Jackson parses it (a leading UTF-8 byte-order mark is skipped), " +
+					"except that content after the JSON object is refused where the runtime ignores it: what was reviewed is exactly what is applied; " +
 					"a plan that does not match its own plan ID, or larger than 4 MiB, is refused; the same plan with other whitespace is no change. " +
 					"Required to create a boundary; omitted on an imported one (as `-generate-config-out` writes it), the recorded plan is kept. " +
 					"Marked sensitive only so that `terraform plan` shows it in one line: it holds no secret, `terraform show -json` has it in full, " +
