@@ -56,6 +56,17 @@ resource "flinkagents_cleanup_control_topic" "t" {
 	}},
 }
 
+// eachTopicKind runs the steps made for each topic resource kind, on a
+// fresh broker and topic name.
+func eachTopicKind(t *testing.T, steps func(t *testing.T, e *acctest.Env, c identityCase, name string) []resource.TestStep) {
+	for _, c := range identityCases {
+		t.Run(c.resourceType, func(t *testing.T) {
+			e := acctest.New(t)
+			resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps(t, e, c, e.Name("identity"))})
+		})
+	}
+}
+
 // recreate deletes name and creates it again, empty, with configs and
 // nothing else, returning the new topic ID.
 func recreate(t *testing.T, e *acctest.Env, name string, partitions int32, configs map[string]string) string {
@@ -86,74 +97,60 @@ func untouched(t *testing.T, e *acctest.Env, name, key, planned string) {
 // writing anything, leave the new topic exactly as it was created, and say
 // so; a later plan then proposes the new topic ID for review.
 func TestTopicRecreatedBetweenPlanAndApply(t *testing.T) {
-	for _, c := range identityCases {
-		t.Run(c.resourceType, func(t *testing.T) {
-			e := acctest.New(t)
-			name := e.Name("identity")
-			var newID string
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.Factories,
-				Steps: []resource.TestStep{
-					{Config: c.config(e, name, c.before)},
-					{
-						Config: c.config(e, name, c.after),
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionUpdate),
-							betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions, map[string]string{"cleanup.policy": "delete"}) }),
-						}},
-						ExpectError: regexp.MustCompile(`(?s)Changed Since The Plan.*Nothing\s+was\s+changed`),
-					},
-					{
-						PreConfig: func() { untouched(t, e, name, c.key, c.after) },
-						Config:    c.config(e, name, c.after),
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionUpdate),
-							plancheck.ExpectKnownValue(c.resourceType+".t", tfjsonpath.New("topic_id"), knownvalue.StringFunc(func(v string) error {
-								if v != newID {
-									return fmt.Errorf("planned topic_id %s, want the recreated topic's %s", v, newID)
-								}
-								return nil
-							})),
-						}},
-					},
-				},
-			})
-		})
-	}
+	eachTopicKind(t, func(t *testing.T, e *acctest.Env, c identityCase, name string) []resource.TestStep {
+		var newID string
+		return []resource.TestStep{
+			{Config: c.config(e, name, c.before)},
+			{
+				Config: c.config(e, name, c.after),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionUpdate),
+					betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions, map[string]string{"cleanup.policy": "delete"}) }),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)Changed Since The Plan.*Nothing\s+was\s+changed`),
+			},
+			{
+				PreConfig: func() { untouched(t, e, name, c.key, c.after) },
+				Config:    c.config(e, name, c.after),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(c.resourceType+".t", tfjsonpath.New("topic_id"), knownvalue.StringFunc(func(v string) error {
+						if v != newID {
+							return fmt.Errorf("planned topic_id %s, want the recreated topic's %s", v, newID)
+						}
+						return nil
+					})),
+				}},
+			},
+		}
+	})
 }
 
 // TestTopicRecreatedIsNotDeleted: destroying a topic whose name now belongs
 // to a topic recreated outside Terraform refuses and deletes nothing.
 func TestTopicRecreatedIsNotDeleted(t *testing.T) {
-	for _, c := range identityCases {
-		t.Run(c.resourceType, func(t *testing.T) {
-			e := acctest.New(t)
-			name := e.Name("identity")
-			var newID string
-			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.Factories,
-				Steps: []resource.TestStep{
-					{Config: c.config(e, name, c.before)},
-					{
-						Config: e.Provider(),
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionDestroy),
-							betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions, map[string]string{"cleanup.policy": "delete"}) }),
-						}},
-						ExpectError: regexp.MustCompile(`(?s)Recreated, Not Deleted.*Nothing\s+was\s+deleted`),
-					},
-					{
-						// Still there; accepting it lets the test's final destroy delete it.
-						PreConfig: func() {
-							topic, err := e.Admin.DescribeTopic(context.Background(), name)
-							if err != nil || topic.ID.String() != newID {
-								t.Fatalf("the recreated topic is gone or replaced (%v, %v): the refused destroy deleted it", topic.ID, err)
-							}
-						},
-						Config: c.config(e, name, c.before),
-					},
+	eachTopicKind(t, func(t *testing.T, e *acctest.Env, c identityCase, name string) []resource.TestStep {
+		var newID string
+		return []resource.TestStep{
+			{Config: c.config(e, name, c.before)},
+			{
+				Config: e.Provider(),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(c.resourceType+".t", plancheck.ResourceActionDestroy),
+					betweenPlanAndApply(func() { newID = recreate(t, e, name, c.partitions, map[string]string{"cleanup.policy": "delete"}) }),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)Recreated, Not Deleted.*Nothing\s+was\s+deleted`),
+			},
+			{
+				// Still there; accepting it lets the test's final destroy delete it.
+				PreConfig: func() {
+					topic, err := e.Admin.DescribeTopic(context.Background(), name)
+					if err != nil || topic.ID.String() != newID {
+						t.Fatalf("the recreated topic is gone or replaced (%v, %v): the refused destroy deleted it", topic.ID, err)
+					}
 				},
-			})
-		})
-	}
+				Config: c.config(e, name, c.before),
+			},
+		}
+	})
 }
