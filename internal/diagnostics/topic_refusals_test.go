@@ -27,3 +27,22 @@ func TestTopicRefusals(t *testing.T) {
 		})
 	}
 }
+
+// Only a refusal found before any write may say nothing changed; a topic
+// recreated while the writes ran is reported with what was sent.
+func TestTopicIdentityDiagnosticsAreTruthful(t *testing.T) {
+	before := TopicChangedSincePlan("action-state topic", "orders", "AAAA", "BBBB")
+	if !strings.Contains(before.Detail(), "Nothing was changed") {
+		t.Errorf("a refusal before any write does not say so:\n%s", before.Detail())
+	}
+	during := TopicRecreatedDuringUpdate("action-state topic", "orders", "AAAA", "BBBB",
+		[]string{"cleanup.policy=compact,delete", "replication factor raised to 3"})
+	for _, want := range []string{"Action-State Topic Recreated During The Update", "AAAA", "BBBB", "cleanup.policy=compact,delete", "replication factor raised to 3"} {
+		if !strings.Contains(during.Summary()+during.Detail(), want) {
+			t.Errorf("lacks %q:\n%s", want, during.Detail())
+		}
+	}
+	if strings.Contains(during.Detail(), "Nothing was changed") {
+		t.Errorf("claims nothing changed after writing:\n%s", during.Detail())
+	}
+}
