@@ -2,8 +2,12 @@ package resources_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -84,4 +88,56 @@ func TestCleanupBoundaryControlTopicRecreated(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestCleanupBoundaryStateWithoutControlTopicID: a state written before
+// control_topic_id existed plans no change; the refresh learns the ID.
+func TestCleanupBoundaryStateWithoutControlTopicID(t *testing.T) {
+	b := newBoundaryEnv(t, 3, 30)
+	w := b.Workdir()
+	w.Write("main.tf", requiredProviders+b.config(b.plan(t, "file:/checkpoints/orders/chk-10", func(int32) int64 { return 5 })))
+	w.Terraform("apply", "-auto-approve")
+	stateFile := filepath.Join(w.Dir, "terraform.tfstate")
+	raw, err := os.ReadFile(stateFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state map[string]any
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	attrs := state["resources"].([]any)[0].(map[string]any)["instances"].([]any)[0].(map[string]any)["attributes"].(map[string]any)
+	if _, ok := attrs["control_topic_id"]; !ok {
+		t.Fatal("test bug: the apply recorded no control_topic_id to remove")
+	}
+	delete(attrs, "control_topic_id")
+	if raw, err = json.Marshal(state); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(stateFile, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := string(w.Terraform("plan")); !strings.Contains(out, "No changes.") {
+		t.Fatalf("a state without control_topic_id plans a change:\n%s", out)
+	}
+	w.Terraform("apply", "-refresh-only", "-auto-approve")
+	var shown struct {
+		Values struct {
+			RootModule struct {
+				Resources []struct {
+					Values map[string]any `json:"values"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"values"`
+	}
+	if err := json.Unmarshal(w.Terraform("show", "-json"), &shown); err != nil {
+		t.Fatal(err)
+	}
+	topic, err := b.Admin.DescribeTopic(context.Background(), b.control)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := shown.Values.RootModule.Resources[0].Values["control_topic_id"]; got != topic.ID.String() {
+		t.Fatalf("control_topic_id after a refresh: %v, want %s", got, topic.ID)
+	}
 }
