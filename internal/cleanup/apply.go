@@ -17,6 +17,10 @@ type Request struct {
 	ControlTopic string
 	// ExpectedTopic, when set, must equal the plan's topic (spec step 1).
 	ExpectedTopic string
+	// ControlTopicID, when set, must be the control topic's ID: a control
+	// topic recreated since the caller last read it holds none of the
+	// recorded boundaries, and is refused before anything is written.
+	ControlTopicID string
 	// Progress, when set, is told each step as it starts (for logs).
 	Progress func(step string, fields map[string]any)
 }
@@ -46,6 +50,8 @@ type Result struct {
 	Target cleanupplan.Offsets
 	// Deleted lists partitions whose start offset moved, with the range.
 	Deleted []Range
+	// ControlTopicID is the ID of the control topic the plan is recorded in.
+	ControlTopicID string
 }
 
 // Apply runs the commit-then-delete protocol of the spec, steps 1 to 8, and
@@ -76,6 +82,8 @@ type applier struct {
 	// appending: this apply began appending COMMITTED; until the commit
 	// returns, whether it landed is unknown.
 	appending bool
+	// controlID is the control topic's ID every append must still find.
+	controlID string
 }
 
 func (a *applier) step(name string, fields map[string]any) {
@@ -98,9 +106,17 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 		return res, fmt.Errorf("%w: plan %s cleans topic %q but this boundary is bound to %q; derive the plan from this job's checkpoint",
 			ErrTopicMismatch, a.id, a.plan.Topic, a.req.ExpectedTopic)
 	}
-	if err := describeControlTopic(ctx, a.k, a.req.ControlTopic, a.plan.Topic); err != nil {
+	control, err := describeControlTopic(ctx, a.k, a.req.ControlTopic, a.plan.Topic)
+	if err != nil {
 		return res, err
 	}
+	a.controlID = control.ID.String()
+	if a.req.ControlTopicID != "" && a.controlID != a.req.ControlTopicID {
+		return res, fmt.Errorf("%w: control topic %q now has ID %s but this boundary recorded ID %s; it was deleted and recreated, "+
+			"so it holds none of the boundaries recorded before. Nothing was written or deleted",
+			ErrControlTopicIDChanged, a.req.ControlTopic, a.controlID, a.req.ControlTopicID)
+	}
+	res.ControlTopicID = a.controlID
 	// Steps 2 and 3: identity and settings of the data topic.
 	a.step("check action-state topic", nil)
 	if err := a.checkTopic(ctx); err != nil {
@@ -268,6 +284,9 @@ func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.Contro
 		return fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
 	}
 	log, err := a.readHistory(ctx)
+	if err == nil {
+		err = a.checkControlTopicID(ctx)
+	}
 	appended := false
 	if err == nil {
 		appended, err = fn(txn, log)
@@ -278,6 +297,22 @@ func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.Contro
 	}
 	if err := txn.Commit(ctx); err != nil {
 		return fmt.Errorf("committing the transaction on control topic %q %s (if the commit landed, the next apply resumes from it): %w", a.req.ControlTopic, why, err)
+	}
+	return nil
+}
+
+// checkControlTopicID re-verifies, inside a transaction and before its
+// appends, that the control topic is still the one the apply began with:
+// appends go by name and would land in a recreated topic.
+func (a *applier) checkControlTopicID(ctx context.Context) error {
+	t, err := a.k.DescribeTopic(ctx, a.req.ControlTopic)
+	if err != nil {
+		return err
+	}
+	if got := t.ID.String(); got != a.controlID {
+		return fmt.Errorf("%w: control topic %q had ID %s when this apply began and has ID %s now; it was deleted and recreated during the apply. "+
+			"Nothing was appended to it",
+			ErrControlTopicIDChanged, a.req.ControlTopic, a.controlID, got)
 	}
 	return nil
 }

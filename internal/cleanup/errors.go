@@ -22,6 +22,10 @@ var (
 	// incarnation, or a typo), or the partition's offsets were not answered.
 	// An offset below the start is accepted: those records are gone already.
 	ErrOffsetOutOfRange = errors.New("plan offset outside the partition's available range")
+	// ErrControlTopicIDChanged: the control topic's ID is not the one the
+	// caller recorded: it was deleted and recreated, and the boundaries
+	// recorded in the old one are not in it.
+	ErrControlTopicIDChanged = errors.New("control topic ID changed")
 	// ErrControlTopicMisconfigured: the control topic is missing, has more
 	// than one partition, lets retention delete records, or is the data topic.
 	ErrControlTopicMisconfigured = errors.New("control topic misconfigured")

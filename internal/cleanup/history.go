@@ -28,11 +28,18 @@ func readHistory(ctx context.Context, k Kafka, controlTopic string) (*cleanuppla
 
 // History reads and validates the control topic, checking its shape first.
 func History(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
-	if err := describeControlTopic(ctx, k, controlTopic, ""); err != nil {
-		return nil, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)
+	log, _, err := history(ctx, k, controlTopic)
+	return log, err
+}
+
+// history is History also returning the control topic as described.
+func history(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, kafkaops.Topic, error) {
+	t, err := describeControlTopic(ctx, k, controlTopic, "")
+	if err != nil {
+		return nil, t, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)
 	}
 	log, err := readHistory(ctx, k, controlTopic)
-	return log, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)
+	return log, t, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)
 }
 
 // nothingChanged is the outcome of a refused read, or of an apply refused

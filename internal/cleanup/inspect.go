@@ -15,6 +15,8 @@ import (
 type Inspection struct {
 	// Log is the validated history of the control topic.
 	Log *cleanupplan.Log
+	// ControlTopicID is the control topic's ID as read.
+	ControlTopicID string
 	// Remaining lists records below the effective boundary that the topic
 	// still holds, [start, boundary). After an APPLIED record this means a
 	// broker lost its log start offset (Kafka persists it only every
@@ -34,11 +36,11 @@ type Inspection struct {
 // Inspect reads and validates the control topic, then compares its
 // effective boundary with the action-state topic's start offsets.
 func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, error) {
-	log, err := History(ctx, k, controlTopic)
+	log, control, err := history(ctx, k, controlTopic)
 	if err != nil {
 		return Inspection{}, err
 	}
-	ins := Inspection{Log: log}
+	ins := Inspection{Log: log, ControlTopicID: control.ID.String()}
 	latest, ok := log.Latest()
 	if !ok {
 		return ins, nil

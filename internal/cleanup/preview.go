@@ -12,6 +12,9 @@ import (
 type Preview struct {
 	// Boundary is the effective boundary recorded now (empty if none).
 	Boundary cleanupplan.Offsets
+	// ControlTopicID is the control topic's ID as read: the one an apply
+	// of this preview must find (Request.ControlTopicID).
+	ControlTopicID string
 	// Status is the plan's recorded status, "" when not recorded.
 	Status cleanupplan.Status
 	// Ranges lists, per partition, what the apply would delete.
@@ -39,10 +42,11 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 
 func preview(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic string) (Preview, error) {
 	var pv Preview
-	log, err := History(ctx, k, controlTopic)
+	log, control, err := history(ctx, k, controlTopic)
 	if err != nil {
 		return pv, err
 	}
+	pv.ControlTopicID = control.ID.String()
 	if err := log.ValidateFor(plan.Topic, plan.TopicID, plan.Offsets); err != nil {
 		return pv, fmt.Errorf("control topic %q: %w", controlTopic, err)
 	}

@@ -103,18 +103,20 @@ func checkControlTopic(t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, da
 	return nil
 }
 
-func describeControlTopic(ctx context.Context, k Kafka, name, dataTopic string) error {
+// describeControlTopic checks the control topic's shape and returns it as
+// described (its ID is what a recreation changes).
+func describeControlTopic(ctx context.Context, k Kafka, name, dataTopic string) (kafkaops.Topic, error) {
 	t, err := k.DescribeTopic(ctx, name)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
-			return fmt.Errorf("%w: control topic %q does not exist; create it (flinkagents_cleanup_control_topic) before recording a boundary: %w",
+			return t, fmt.Errorf("%w: control topic %q does not exist; create it (flinkagents_cleanup_control_topic) before recording a boundary: %w",
 				ErrControlTopicMisconfigured, name, err)
 		}
-		return err
+		return t, err
 	}
 	cfg, err := k.TopicConfigs(ctx, name)
 	if err != nil {
-		return err
+		return t, err
 	}
-	return checkControlTopic(t, cfg, dataTopic)
+	return t, checkControlTopic(t, cfg, dataTopic)
 }

@@ -56,7 +56,7 @@ func DecodeRecord(key, value []byte) (Record, error) {
 // decodeRecord is DecodeRecord past the checks that need no parsing
 // (benchmarks measure it above the size limit, to show that it is linear).
 func decodeRecord(key, value []byte) (Record, error) {
-	root, err := parseSingleObject(value, refuseBOM)
+	root, err := parseSingleObject(value, refuseBOM, ignoreTrailing)
 	if err != nil {
 		return Record{}, fmt.Errorf("%w: control record %q: %v", ErrMalformedPlan, key, err)
 	}
@@ -76,7 +76,7 @@ func decodeRecord(key, value []byte) (Record, error) {
 		return Record{}, err
 	}
 	if string(key) != id {
-		return Record{}, fmt.Errorf("%w: record key %q is not the ID of the plan inside it (%s)", ErrCorruptControlLog, key, id)
+		return Record{}, &KeyMismatchError{Key: key, PlanID: id}
 	}
 	return Record{Status: Status(st.text), Plan: p, PlanID: id}, nil
 }

@@ -62,6 +62,20 @@ func (e *RecordError) Is(target error) bool {
 	return target == ErrUnreadableRecord && errors.Is(e.Err, ErrMalformedPlan)
 }
 
+// KeyMismatchError is a control record whose key is not the ID of the plan
+// inside it: read fine, but not written by a tool of this protocol, which
+// keys every record by its plan's ID. It matches ErrCorruptControlLog.
+type KeyMismatchError struct {
+	Key    []byte
+	PlanID string
+}
+
+func (e *KeyMismatchError) Error() string {
+	return fmt.Sprintf("%v: record key %q is not the ID of the plan inside it (%s)", ErrCorruptControlLog, e.Key, e.PlanID)
+}
+
+func (e *KeyMismatchError) Unwrap() error { return ErrCorruptControlLog }
+
 func malformed(field, problem string) error {
 	return fmt.Errorf("%w: %s %s", ErrMalformedPlan, field, problem)
 }

@@ -26,7 +26,7 @@ func Parse(data []byte) (Plan, error) {
 // parsePlan is Parse past the size check (benchmarks measure it above the
 // limit, to show that parsing is linear).
 func parsePlan(data []byte) (Plan, error) {
-	root, err := parseSingleObject(data, skipBOM)
+	root, err := parseSingleObject(data, skipBOM, refuseTrailing)
 	if err != nil {
 		return Plan{}, fmt.Errorf("%w: %v", ErrMalformedPlan, err)
 	}

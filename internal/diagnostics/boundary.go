@@ -98,6 +98,16 @@ func ControlTopicMissing(control string) diag.Diagnostic {
 		fmt.Sprintf("Control topic %q no longer exists, so this boundary is no longer recorded anywhere; Terraform will plan to record it again.", control))
 }
 
+// ControlTopicRecreated warns, on refresh, that a boundary's control topic
+// was deleted and recreated: the boundaries recorded in the old one are gone.
+func ControlTopicRecreated(control, recordedID, liveID string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Cleanup Control Topic Was Recreated",
+		fmt.Sprintf("Control topic %q now has topic ID %s, but this boundary was recorded in the topic with ID %s: it was deleted and "+
+			"recreated outside Terraform, and every boundary recorded in the old one is gone, so the runtime no longer enforces them "+
+			"on restore. Find out who recreated it. The plan shows this boundary's status and records it in the new topic on apply; "+
+			"a plan saved before this refresh is refused.", control, liveID, recordedID))
+}
+
 // NoBoundaryRecorded refuses an import from a control topic without plans.
 func NoBoundaryRecorded(op string) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("No Cleanup Boundary Recorded",

@@ -54,6 +54,10 @@ var cleanupRefusals = []struct {
 		"Manage the topic with flinkagents_action_state_topic (it enforces cleanup.policy=compact,delete, retention.ms=-1, retention.bytes=-1) and apply that first."},
 	{cleanup.ErrOffsetOutOfRange, "Plan Offset Outside The Topic's Records",
 		"Nothing was written or deleted. The plan does not come from this topic's history; check the checkpoint path and the topic."},
+	{cleanup.ErrControlTopicIDChanged, "Cleanup Control Topic Was Recreated",
+		"The control topic holds the boundaries the runtime enforces on restore, and a recreated one holds none of those recorded before " +
+			"(the error below says what was written). Find out who recreated it. If the new control topic is intended, run terraform plan " +
+			"again: the refresh records its ID in control_topic_id and the plan shows what the apply records in it."},
 	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
 		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
@@ -81,6 +85,12 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 	if errors.Is(err, cleanupplan.ErrUnreadableRecord) && errors.As(err, &rec) {
 		return UnreadableControlRecord(op, rec, err, conn)
 	}
+	// Before the refusals too: it also matches ErrCorruptControlLog, whose
+	// "contradicts an earlier one" does not describe it.
+	var mismatch *cleanupplan.KeyMismatchError
+	if errors.As(err, &mismatch) && errors.As(err, &rec) {
+		return ControlRecordKeyMismatch(op, rec, mismatch.PlanID, err, conn)
+	}
 	for _, r := range cleanupRefusals {
 		if errors.Is(err, r.err) {
 			return diag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
@@ -93,30 +103,55 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 // this protocol: garbage, non-UTF-8 bytes, a byte-order mark, an oversized
 // value, or a plan the runtime would refuse. The operator cannot regenerate
 // it, only find it and whoever wrote it, so the detail names the record
-// (topic, partition, offset, key) and the commands that show it. The topic
-// comes from kafkaops, which wraps errors about one record it read.
+// (topic, partition, offset, key) and the commands that show it.
 func UnreadableControlRecord(op string, rec *cleanupplan.RecordError, err error, conn string) diag.Diagnostic {
-	topic, partition := "TOPIC", int32(0)
-	var loc *kafkaops.ControlRecordError
-	if errors.As(err, &loc) {
-		topic, partition = loc.Topic, loc.Partition
-	}
+	topic, partition := recordLocation(err)
 	var b strings.Builder
 	fmt.Fprintf(&b, "The control topic %q holds a record this provider cannot read, at partition %d, offset %d (%s, value of %d bytes). "+
 		"Nothing was written or deleted after it was read: a control history that cannot be read in full cannot say what is safe to delete.\n\n",
 		topic, partition, rec.Offset, describeKey(rec.Key), rec.Size)
-	fmt.Fprintf(&b, "Inspect it exactly as the provider reads it (read_committed; over TLS or SASL add your client settings, "+
+	inspectRecord(&b, topic, partition, rec.Offset, conn)
+	return diag.NewErrorDiagnostic("Unreadable Record In Control Topic", detail(op, b.String(), err))
+}
+
+// ControlRecordKeyMismatch reports a control record keyed by something
+// other than the ID of the plan inside it: every tool of this protocol keys
+// a record by its plan ID, so another writer put it there.
+func ControlRecordKeyMismatch(op string, rec *cleanupplan.RecordError, planID string, err error, conn string) diag.Diagnostic {
+	topic, partition := recordLocation(err)
+	var b strings.Builder
+	fmt.Fprintf(&b, "The control topic %q holds, at partition %d, offset %d, a record with %s, but the plan inside it has plan ID %s. "+
+		"Every tool of this protocol keys a control record by the ID of its plan, and the runtime refuses a history with this record "+
+		"on restore, so it was written by something else. Nothing was written or deleted after it was read.\n\n",
+		topic, partition, rec.Offset, describeKey(rec.Key), planID)
+	inspectRecord(&b, topic, partition, rec.Offset, conn)
+	return diag.NewErrorDiagnostic("Control Record Key Is Not Its Plan ID", detail(op, b.String(), err))
+}
+
+// recordLocation is the topic and partition kafkaops wraps around errors
+// about one record it read; "TOPIC" when the log was replayed by hand.
+func recordLocation(err error) (string, int32) {
+	var loc *kafkaops.ControlRecordError
+	if errors.As(err, &loc) {
+		return loc.Topic, loc.Partition
+	}
+	return "TOPIC", 0
+}
+
+// inspectRecord tells how to look at one control record exactly as the
+// provider reads it, and what not to do about it.
+func inspectRecord(b *strings.Builder, topic string, partition int32, offset int64, conn string) {
+	fmt.Fprintf(b, "Inspect it exactly as the provider reads it (read_committed; over TLS or SASL add your client settings, "+
 		"--consumer.config FILE or kcat -F FILE):\n\n"+
 		"  kafka-console-consumer.sh --bootstrap-server BROKERS --topic %s --partition %d --offset %d --max-messages 1 "+
 		"--isolation-level read_committed --property print.key=true\n\n"+
 		"or: kcat -C -b BROKERS -t %s -p %d -o %d -c 1 -e -X isolation.level=read_committed -f 'key: %%k\\n%%s\\n'\n\n",
-		topic, partition, rec.Offset, topic, partition, rec.Offset)
+		topic, partition, offset, topic, partition, offset)
 	b.WriteString("Find which tool or person wrote it. Every plan and apply against this control topic stops at this record while it is there; " +
 		"do not delete or recreate the control topic to get past it: its other records are the boundaries the runtime enforces on restore.")
 	if conn != "" {
-		fmt.Fprintf(&b, "\n\nConnection (BROKERS above): %s.", conn)
+		fmt.Fprintf(b, "\n\nConnection (BROKERS above): %s.", conn)
 	}
-	return diag.NewErrorDiagnostic("Unreadable Record In Control Topic", detail(op, b.String(), err))
 }
 
 // describeKey shows a key when it is short printable text; anything else

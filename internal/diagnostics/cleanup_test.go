@@ -71,12 +71,33 @@ func TestCleanupRefusalsStayDistinct(t *testing.T) {
 		summary string
 	}{
 		"tombstone":    {readError(t, "orders-cleanup", 3, k, nil), "Tombstone In Control Topic"},
-		"key mismatch": {readError(t, "orders-cleanup", 3, []byte("other"), v), "Control Topic History Is Inconsistent"},
+		"key mismatch": {readError(t, "orders-cleanup", 3, []byte("other"), v), "Control Record Key Is Not Its Plan ID"},
 		"plan_json":    {parseErr, "Malformed Cleanup Plan"},
 	} {
 		if d := FromCleanupError(op, c.err); d.Summary() != c.summary {
 			t.Errorf("%s: summary %q, want %q (%v)", name, d.Summary(), c.summary, c.err)
 		}
+	}
+}
+
+// A record keyed by something other than its plan's ID is named, with the
+// key and the plan ID, instead of "contradicts an earlier one".
+func TestControlRecordKeyMismatch(t *testing.T) {
+	p := mustPlan(t)
+	_, v := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, p)
+	err := readError(t, "orders-cleanup", 12, []byte("other-key"), v)
+	d := FromCleanupErrorVia(op, err, "k1:9092 in plaintext")
+	assertShape(t, d, "Control Record Key Is Not Its Plan ID", "--topic orders-cleanup --partition 0 --offset 12", err)
+	for _, want := range []string{
+		`The control topic "orders-cleanup" holds, at partition 0, offset 12, a record with key "other-key", but the plan inside it has plan ID ` + p.ID(),
+		"Nothing was written or deleted after it was read",
+	} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("detail lacks %q:\n%s", want, d.Detail())
+		}
+	}
+	if strings.Contains(d.Detail(), "contradicts an earlier one") {
+		t.Errorf("detail still says the record contradicts an earlier one:\n%s", d.Detail())
 	}
 }
 

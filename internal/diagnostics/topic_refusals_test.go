@@ -34,3 +34,22 @@ func TestInvalidTopicName(t *testing.T) {
 	assertShapeOf(t, InvalidTopicName(path.Root("name"), err), "validating the configuration", "Invalid Kafka Topic Name",
 		`Set name to the topic's real name: 1 to 249 characters of a-z A-Z 0-9 . _ -, and not "." or ".."`, err)
 }
+
+// Only a refusal found before any write may say nothing changed; a topic
+// recreated while the writes ran is reported with what was sent.
+func TestTopicIdentityDiagnosticsAreTruthful(t *testing.T) {
+	before := TopicChangedSincePlan("action-state topic", "orders", "AAAA", "BBBB")
+	if !strings.Contains(before.Detail(), "Nothing was changed") {
+		t.Errorf("a refusal before any write does not say so:\n%s", before.Detail())
+	}
+	during := TopicRecreatedDuringUpdate("action-state topic", "orders", "AAAA", "BBBB",
+		[]string{"cleanup.policy=compact,delete", "replication factor raised to 3"})
+	for _, want := range []string{"Action-State Topic Recreated During The Update", "AAAA", "BBBB", "cleanup.policy=compact,delete", "replication factor raised to 3"} {
+		if !strings.Contains(during.Summary()+during.Detail(), want) {
+			t.Errorf("lacks %q:\n%s", want, during.Detail())
+		}
+	}
+	if strings.Contains(during.Detail(), "Nothing was changed") {
+		t.Errorf("claims nothing changed after writing:\n%s", during.Detail())
+	}
+}

@@ -91,11 +91,35 @@ func TopicMissing(label, name, goneDetail string) diag.Diagnostic {
 }
 
 // TopicChangedSincePlan refuses an update whose topic was recreated (again)
-// between plan and apply: the reviewed plan no longer describes it.
+// between plan and apply, found before anything was written: the reviewed
+// plan no longer describes it.
 func TopicChangedSincePlan(label, name, plannedID, liveID string) diag.Diagnostic {
 	return diag.NewErrorDiagnostic(titleCase(label)+" Changed Since The Plan",
-		fmt.Sprintf("Topic %q has ID %s, not the %s the plan was reviewed with: it was deleted and recreated in between. "+
-			"Nothing was changed. Run terraform plan again and review the change.", name, liveID, plannedID))
+		fmt.Sprintf("While updating topic %q: it has ID %s, not the %s the plan was reviewed with, so it was deleted and recreated "+
+			"in between. Nothing was changed: the identity is checked before any setting is written. Find out who recreated it, "+
+			"then run terraform plan again and review the change (the plan shows topic_id changing).", name, liveID, plannedID))
+}
+
+// TopicRecreatedDuringUpdate reports a topic recreated while an update was
+// writing to it: Kafka addresses settings by name, so what was written may
+// have reached the new topic. written lists what was sent.
+func TopicRecreatedDuringUpdate(label, name, plannedID, liveID string, written []string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic(titleCase(label)+" Recreated During The Update",
+		fmt.Sprintf("While updating topic %q: it had ID %s when the update began and has ID %s now, so it was deleted and recreated "+
+			"while the update ran. These changes were sent by name and may have been made to the new topic:\n\n  %s\n\n"+
+			"Check the new topic's settings (kafka-configs.sh --describe --topic %s) and who recreated it, then run terraform plan "+
+			"again and review the change (the plan shows topic_id changing).",
+			name, plannedID, liveID, strings.Join(written, "\n  "), name))
+}
+
+// TopicRecreatedNotDeleted refuses deleting a topic whose name now belongs
+// to a topic recreated outside Terraform.
+func TopicRecreatedNotDeleted(label, name, recordedID, liveID string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic(titleCase(label)+" Recreated, Not Deleted",
+		fmt.Sprintf("While deleting topic %q: it has ID %s, but Terraform manages the topic with ID %s, which was deleted and recreated "+
+			"outside Terraform. Nothing was deleted: Terraform never deletes a topic it did not review. To delete the new topic too, "+
+			"first accept it (terraform apply shows topic_id changing), then destroy; to only forget it, use a removed block "+
+			"(lifecycle { destroy = false }) or terraform state rm.", name, liveID, recordedID))
 }
 
 // ReservedTopicSetting refuses a config key the resource enforces itself.
@@ -137,6 +161,17 @@ func MovedTopicUnreadable(source string, version int64, target string) diag.Diag
 			"kafka_topic schema (version 0: id, name, partitions, replication_factor, config), so it cannot be read. Nothing was "+
 			"changed. Remove the moved block, take the topic out of state with a removed block (lifecycle { destroy = false }), and "+
 			"adopt it with an import block (id = the topic name) instead.", source, version, target))
+}
+
+// MovedTopicNameMissing refuses a moved kafka_topic whose state names no
+// topic: there is nothing to take over, and planning a create for "" would
+// only hide that.
+func MovedTopicNameMissing(source, target string) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Cannot Move Topic State",
+		fmt.Sprintf("While moving a kafka_topic of %s into %s: its state has an empty name and an empty id, so it names no topic to take "+
+			"over. Nothing was changed. Look at the source state (terraform state show on the moved block's from address); remove the "+
+			"moved block, take that resource out of state with a removed block (lifecycle { destroy = false }), and adopt the topic "+
+			"with an import block (id = the topic name) instead.", source, target))
 }
 
 // MovedTopicSettingsDropped warns that settings the source provider managed

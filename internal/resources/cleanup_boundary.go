@@ -45,6 +45,7 @@ type boundaryResource struct {
 type boundaryModel struct {
 	ID                  types.String   `tfsdk:"id"`
 	ControlTopic        types.String   `tfsdk:"control_topic"`
+	ControlTopicID      types.String   `tfsdk:"control_topic_id"`
 	ActionStateTopic    types.String   `tfsdk:"action_state_topic"`
 	PlanJSON            planJSONValue  `tfsdk:"plan_json"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
@@ -94,6 +95,13 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Validators:    []validator.String{tfconv.TopicName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
+			"control_topic_id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The control topic's ID, in Kafka's Java form. Apply refuses, before writing anything, a control topic " +
+					"whose ID is no longer this one (deleted and recreated since the plan: it holds none of the recorded boundaries); " +
+					"a refresh that finds a new ID warns and records it.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 			"action_state_topic": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The action-state topic the plan must clean: when set, a plan from another job is refused at plan time; " +
@@ -103,7 +111,8 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true, Sensitive: true, CustomType: planJSONType{},
 				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json`, or the file written by the Java tool's " +
-					"`plan` command (`file(\"plan.json\")`). Parsed strictly, as Jackson parses it (a leading UTF-8 byte-order mark is skipped); " +
+					"`plan` command (`file(\"plan.json\")`). Parsed strictly, as Jackson parses it (a leading UTF-8 byte-order mark is skipped), " +
+					"except that content after the JSON object is refused where the runtime ignores it: what was reviewed is exactly what is applied; " +
 					"a plan that does not match its own plan ID, or larger than 4 MiB, is refused; the same plan with other whitespace is no change. " +
 					"Required to create a boundary; omitted on an imported one (as `-generate-config-out` writes it), the recorded plan is kept. " +
 					"Marked sensitive only so that `terraform plan` shows it in one line: it holds no secret, `terraform show -json` has it in full, " +
@@ -251,6 +260,9 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 		diags.Append(r.clients.CleanupDiag(op, err))
 		return
 	}
+	if plan.ControlTopicID.IsUnknown() {
+		plan.ControlTopicID = types.StringValue(pv.ControlTopicID)
+	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.DeleteRanges = tfconv.DeleteRanges(pv.Ranges)
 	plan.CommittedBoundary = tfconv.Offsets(pv.Target)
@@ -299,6 +311,10 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	log := ins.Log
+	if recorded := state.ControlTopicID; !recorded.IsNull() && !recorded.IsUnknown() && recorded.ValueString() != ins.ControlTopicID {
+		resp.Diagnostics.Append(diagnostics.ControlTopicRecreated(control, recorded.ValueString(), ins.ControlTopicID))
+	}
+	state.ControlTopicID = types.StringValue(ins.ControlTopicID) // a state from before the attribute learns it here
 	state.ID = types.StringValue(control)
 	state.Status = types.StringValue(statusNotRecorded)
 	if op, ok := log.Lookup(state.PlanID.ValueString()); ok {
@@ -369,6 +385,7 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 	m := boundaryModel{
 		ID:                types.StringValue(control),
 		ControlTopic:      types.StringValue(control),
+		ControlTopicID:    types.StringNull(), // the Read that follows fills it
 		ActionStateTopic:  types.StringValue(latest.Plan.Topic),
 		PlanJSON:          newPlanJSON(string(latest.Plan.File())),
 		Timeouts:          nullTimeouts(),
@@ -398,9 +415,10 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
-		Plan:          p,
-		ControlTopic:  control,
-		ExpectedTopic: plan.ActionStateTopic.ValueString(),
+		Plan:           p,
+		ControlTopic:   control,
+		ControlTopicID: plan.ControlTopicID.ValueString(), // "" when unknown at plan time: learned below
+		ExpectedTopic:  plan.ActionStateTopic.ValueString(),
 		Progress: func(step string, fields map[string]any) {
 			tflog.Info(ctx, "cleanup: "+step, fields)
 		},
@@ -417,6 +435,7 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	}
 	setPlanFields(plan, p)
 	plan.ID = types.StringValue(control)
+	plan.ControlTopicID = types.StringValue(res.ControlTopicID)
 	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
 	plan.ActionStateTopic = types.StringValue(p.Topic)
 	// What the plan showed stays (Terraform requires it); where it was

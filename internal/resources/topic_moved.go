@@ -79,6 +79,10 @@ func moveFromMongeyTopic[M any](spec *topicSpec[M]) resource.StateMover {
 			if name == "" {
 				name = src.ID.ValueString()
 			}
+			if strings.TrimSpace(name) == "" {
+				resp.Diagnostics.Append(diagnostics.MovedTopicNameMissing(req.SourceProviderAddress, spec.resourceType))
+				return
+			}
 			var m M
 			c := spec.common(&m)
 			c.ID, c.Name = types.StringValue(name), types.StringValue(name)

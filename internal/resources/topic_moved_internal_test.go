@@ -41,3 +41,33 @@ func TestMoveFromMongeyTopicPicksItsSource(t *testing.T) {
 		}
 	}
 }
+
+// A kafka_topic state without a name (and without an id to fall back on)
+// is refused naming what is missing, instead of moving a topic called "".
+func TestMoveFromMongeyTopicWithoutName(t *testing.T) {
+	ctx := context.Background()
+	typ := mongeyTopicSchema.Type().TerraformType(ctx)
+	for name, id := range map[string]tftypes.Value{
+		"empty": tftypes.NewValue(tftypes.String, ""),
+		"null":  tftypes.NewValue(tftypes.String, nil),
+	} {
+		src := tftypes.NewValue(typ, map[string]tftypes.Value{
+			"id":                 id,
+			"name":               tftypes.NewValue(tftypes.String, ""),
+			"partitions":         tftypes.NewValue(tftypes.Number, 3),
+			"replication_factor": tftypes.NewValue(tftypes.Number, 1),
+			"config":             tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+		})
+		resp := moveResponse(ctx)
+		moveFromMongeyTopic(&actionStateTopicSpec).StateMover(ctx, resource.MoveStateRequest{
+			SourceProviderAddress: "registry.terraform.io/mongey/kafka", SourceTypeName: "kafka_topic",
+			SourceState: &tfsdk.State{Schema: mongeyTopicSchema, Raw: src},
+		}, resp)
+		if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "empty name and an empty id") {
+			t.Errorf("id %s: %v", name, resp.Diagnostics)
+		}
+		if len(resp.Diagnostics.Warnings()) > 0 || !resp.TargetState.Raw.IsNull() {
+			t.Errorf("id %s: moved anyway (%v, state %v)", name, resp.Diagnostics, resp.TargetState.Raw)
+		}
+	}
+}

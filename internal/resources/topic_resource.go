@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -227,6 +228,10 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
+// Update writes in this order, and only here: the identity check, the
+// settings, the replication factor. Kafka addresses every write by name, so
+// the name must first be shown to still mean the topic the plan was
+// reviewed for; a topic recreated in between is refused with nothing written.
 func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -247,6 +252,20 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 	}
 	set, remove := configChanges(oldCfg, newCfg)
 	maps.Copy(set, r.spec.enforced)
+	planned := p.TopicID // UseStateForUnknown: the ID in state, or the new one the plan proposed
+	if planned.IsNull() || planned.IsUnknown() {
+		planned = r.spec.common(&state).TopicID
+	}
+
+	live, ok := r.currentTopicID(ctx, kafka, name, op, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	if !planned.IsNull() && !planned.IsUnknown() && live != planned.ValueString() {
+		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), live))
+		return
+	}
+	written := writtenSettings(set, remove)
 	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
 		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
 		return
@@ -259,6 +278,7 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 		rop := fmt.Sprintf("raising the replication factor of %s %q from %d to %d", r.spec.label, name, had.ValueInt64(), want.ValueInt64())
 		rctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
+		written = append(written, fmt.Sprintf("replication factor raised to %d", want.ValueInt64()))
 		err := kafka.RaiseReplicationFactor(rctx, name, int(want.ValueInt64()), func(inSync, partitions int) {
 			tflog.Info(ctx, "replication: partitions with every replica in sync", map[string]any{"topic": name, "in_sync": inSync, "partitions": partitions})
 		})
@@ -267,24 +287,23 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 			return
 		}
 	}
-	planned := p.TopicID
+
 	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !planned.IsUnknown() && planned.ValueString() != p.TopicID.ValueString() {
-		// Recreated (again) between plan and apply: the reviewed plan no
-		// longer describes this topic.
-		resp.Diagnostics.Append(diagnostics.TopicRecreated(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
-		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString()))
+	if !planned.IsNull() && !planned.IsUnknown() && planned.ValueString() != p.TopicID.ValueString() {
+		// Recreated while the writes above ran: they may have reached the new topic.
+		resp.Diagnostics.Append(diagnostics.TopicRecreatedDuringUpdate(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString(), written))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Delete deletes the topic unless protected. ModifyPlan refuses a protected
-// destroy already; this checks again because state can be destroyed by
-// paths that skip our plan (a -target, a stale plan file).
+// Delete deletes the topic unless protected, and only the topic Terraform
+// manages: a topic recreated under its name is refused. ModifyPlan refuses
+// a protected destroy already; this checks again because state can be
+// destroyed by paths that skip our plan (a -target, a stale plan file).
 func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state M
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -300,6 +319,17 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 	op := fmt.Sprintf("deleting %s %q", r.spec.label, name)
 	kafka, diags := r.clients.KafkaClient(ctx, op)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	t, err := kafka.DescribeTopic(ctx, name)
+	switch {
+	case errors.Is(err, kafkaops.ErrTopicNotFound):
+		return // already gone: the goal state
+	case err != nil:
+		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
+		return
+	case !s.TopicID.IsNull() && !s.TopicID.IsUnknown() && t.ID.String() != s.TopicID.ValueString():
+		resp.Diagnostics.Append(diagnostics.TopicRecreatedNotDeleted(r.spec.label, name, s.TopicID.ValueString(), t.ID.String()))
 		return
 	}
 	if err := kafka.DeleteTopic(ctx, name); err != nil {
@@ -337,6 +367,30 @@ func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client,
 	}
 	r.fillFrom(m, t, cfg, op, diags)
 	return false
+}
+
+// currentTopicID is the ID the topic called name has now (ok false, with the
+// error in diags, when it cannot be described).
+func (r *topicResource[M]) currentTopicID(ctx context.Context, kafka *kafkaops.Client, name, op string, diags *diag.Diagnostics) (string, bool) {
+	t, err := kafka.DescribeTopic(ctx, name)
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
+		return "", false
+	}
+	return t.ID.String(), true
+}
+
+// writtenSettings names the config changes an update sends, for a
+// diagnostic that must say what may have reached another topic.
+func writtenSettings(set map[string]string, remove []string) []string {
+	out := make([]string, 0, len(set)+len(remove))
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		out = append(out, fmt.Sprintf("%s=%s", k, set[k]))
+	}
+	for _, k := range remove {
+		out = append(out, k+" removed (back to the broker's default)")
+	}
+	return out
 }
 
 // fillFrom sets m's computed attributes from the live topic and configs.
