@@ -112,7 +112,8 @@ var awsAdvice = map[saslauth.AWSErrorKind]struct{ summary, next string }{
 			"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile (AWS_PROFILE or sasl.aws_profile) in " +
 			"~/.aws/config or ~/.aws/credentials, `aws sso login`, a web identity (AWS_WEB_IDENTITY_TOKEN_FILE and " +
 			"AWS_ROLE_ARN, as EKS sets them), or an ECS task or EC2 instance role. `aws sts get-caller-identity` " +
-			"run in the same environment shows what the chain finds."},
+			"run in the same environment shows what the chain finds. A role in sasl.aws_role_arn is assumed with these " +
+			"credentials, so it needs them too."},
 	saslauth.AWSCredentialsExpired: {"AWS Credentials Expired",
 		"The credentials behind the request have expired and cannot be renewed from where they came: run " +
 			"`aws sso login` for an SSO profile, or obtain new temporary credentials (AWS_SESSION_TOKEN), then re-run."},
@@ -128,6 +129,12 @@ var awsAdvice = map[saslauth.AWSErrorKind]struct{ summary, next string }{
 		"STS refused the web identity token. On EKS (IRSA): the service account's eks.amazonaws.com/role-arn " +
 			"annotation must name the role, the role's trust policy must trust the cluster's OIDC provider and " +
 			"this service account (the sub claim), and the projected token (AWS_WEB_IDENTITY_TOKEN_FILE) must be current."},
+	saslauth.AWSTimedOut: {"AWS Credentials Request Timed Out",
+		"Nothing answered within the provider's timeout (the error below names the source and the bound): STS, " +
+			"the SSO portal, the EC2 instance metadata service or the ECS credentials endpoint, whichever the source " +
+			"uses. Check that it is reachable from here (network, proxy, a VPC endpoint with private DNS, a firewall " +
+			"that drops instead of refusing), then retry; raise the provider's timeout (or KAFKA_TIMEOUT) only if it " +
+			"is merely slow."},
 	saslauth.AWSSTSFailed: {"AWS STS Request Failed",
 		"The request to AWS STS failed. Check that STS is reachable from here (network, proxy, a VPC endpoint " +
 			"with private DNS) and that the region (sasl.aws_region, AWS_REGION) is right, then retry."},

@@ -54,6 +54,7 @@ func TestFromAuthError(t *testing.T) {
 		{"role refused", "AWS Role Assumption Denied", "sts:ExternalId", aws(saslauth.AWSRoleDenied)},
 		{"web identity refused", "AWS Web Identity Rejected", "OIDC provider", aws(saslauth.AWSWebIdentityRejected)},
 		{"STS failed", "AWS STS Request Failed", "VPC endpoint", aws(saslauth.AWSSTSFailed)},
+		{"STS hangs", "AWS Credentials Request Timed Out", "drops instead of refusing", aws(saslauth.AWSTimedOut)},
 		{"cluster ACL missing", "Kafka Cluster Authorization Failed", "IdempotentWrite",
 			kafkaError(kerr.ClusterAuthorizationFailed, "Cluster authorization failed.")},
 		{"controller quota", "Kafka Controller Mutation Quota Exceeded", "controller_mutation_rate",
