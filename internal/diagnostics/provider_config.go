@@ -44,11 +44,13 @@ func InvalidBootstrapServer(attr path.Path, value string, err error) diag.Diagno
 			"for example \"kafka-1.example.com:9093\" or \"[::1]:9092\".\n\nOriginal error: %s", attr, value, err))
 }
 
-// InvalidTimeout refuses a timeout that is not a positive duration.
+// InvalidTimeout refuses a timeout that is neither whole seconds nor a
+// positive duration.
 func InvalidTimeout(attr path.Path, value string, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Timeout",
-		fmt.Sprintf("While validating %s, %q is not a positive duration.\n\nUse a number with a unit, "+
-			"such as \"30s\", \"90s\" or \"2m\".\n\nOriginal error: %s", attr, value, err))
+		fmt.Sprintf("While validating %s, %q is neither a positive number of seconds nor a positive duration.\n\n"+
+			"Use whole seconds, such as 120, or a number with a unit, such as \"30s\", \"90s\" or \"2m\".\n\n"+
+			"Original error: %s", attr, value, err))
 }
 
 // TokenEndpointWithoutTLS warns that an OAuth token endpoint on another

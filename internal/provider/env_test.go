@@ -23,6 +23,8 @@ func TestTimeoutFromEnvironment(t *testing.T) {
 		{name: "whole seconds, as in Mongey's provider", env: "45", want: 45 * time.Second},
 		{name: "Go duration", env: "2m", want: 2 * time.Minute},
 		{name: "attribute wins", attr: "10s", env: "45", want: 10 * time.Second},
+		{name: "attribute in whole seconds, as Mongey's number form", attr: "120", want: 2 * time.Minute},
+		{name: "the longest whole seconds", env: "9223372036", want: 9223372036 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,10 +45,17 @@ func TestTimeoutFromEnvironment(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"0", "-5", "soon"} {
+	for _, bad := range []string{"0", "-5", "soon", "0s"} {
 		t.Run("invalid "+bad, func(t *testing.T) {
 			_, diags := configure(t, map[string]string{timeoutEnv: bad}, map[string]any{})
 			assertSingleError(t, diags, "Invalid "+timeoutEnv, `"`+bad+`"`, "seconds")
+		})
+	}
+	// Multiplied by a second these wrapped around to about 0.3 s.
+	for _, huge := range []string{"18446744074", "9223372037", "99999999999999999999999"} {
+		t.Run("too long "+huge, func(t *testing.T) {
+			_, diags := configure(t, map[string]string{timeoutEnv: huge}, map[string]any{})
+			assertSingleError(t, diags, "Invalid "+timeoutEnv, huge+" seconds is more than the longest timeout", "9223372036 seconds")
 		})
 	}
 }

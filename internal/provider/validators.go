@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"time"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -16,7 +15,7 @@ import (
 
 var (
 	_ validator.String         = hostPortValidator{}
-	_ validator.String         = positiveDuration{}
+	_ validator.String         = timeoutValidator{}
 	_ validator.String         = tokenURLValidator{}
 	_ provider.ConfigValidator = saslMechanismAttributes{}
 )
@@ -46,24 +45,21 @@ func (hostPortValidator) ValidateString(_ context.Context, req validator.StringR
 	}
 }
 
-// positiveDuration accepts a Go duration string greater than zero.
-type positiveDuration struct{}
+// timeoutValidator accepts what parseTimeout reads: whole seconds or a
+// positive Go duration.
+type timeoutValidator struct{}
 
-func (positiveDuration) Description(context.Context) string {
-	return "value must be a positive duration such as \"30s\" or \"2m\""
+func (timeoutValidator) Description(context.Context) string {
+	return "value must be whole seconds such as \"120\" or a positive duration such as \"30s\" or \"2m\""
 }
 
-func (v positiveDuration) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v timeoutValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (positiveDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (timeoutValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err == nil && d <= 0 {
-		err = fmt.Errorf("duration must be greater than zero")
-	}
-	if err != nil {
+	if _, err := parseTimeout(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostics.InvalidTimeout(req.Path, req.ConfigValue.ValueString(), err))
 	}
 }
