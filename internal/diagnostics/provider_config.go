@@ -54,20 +54,21 @@ func InvalidTimeout(attr path.Path, value string, err error) diag.Diagnostic {
 }
 
 // TokenEndpointWithoutTLS warns that an OAuth token endpoint on another
-// machine is plain http.
-func TokenEndpointWithoutTLS(attr path.Path, value string) diag.Diagnostic {
+// machine is plain http; from is the attribute or the variable it came from.
+func TokenEndpointWithoutTLS(attr path.Path, from, value string) diag.Diagnostic {
 	return diag.NewAttributeWarningDiagnostic(attr, "Token Endpoint Without TLS",
 		fmt.Sprintf("While validating %s, %q is plain http: the client secret and every token cross the network "+
 			"in the clear, where anyone on the path can take them.\n\nUse the identity provider's https:// "+
-			"endpoint.", attr, value))
+			"endpoint.", from, value))
 }
 
-// InvalidTokenURL refuses a token URL that is not an absolute http(s) URL.
-func InvalidTokenURL(attr path.Path, value string, err error) diag.Diagnostic {
+// InvalidTokenURL refuses a token URL that is not an absolute http(s) URL;
+// from is the attribute or the variable it came from.
+func InvalidTokenURL(attr path.Path, from, value string, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Token URL",
 		fmt.Sprintf("While validating %s, %q is not an absolute http(s) URL.\n\nSet it to the identity "+
 			"provider's token endpoint, such as \"https://login.example.com/oauth2/token\" (its OpenID "+
-			"configuration lists it as token_endpoint).\n\nOriginal error: %s", attr, value, err))
+			"configuration lists it as token_endpoint).\n\nOriginal error: %s", from, value, err))
 }
 
 // UnexpectedProviderData is a bug: a resource got provider data of

@@ -231,6 +231,26 @@ func TestSASLFromEnvironment(t *testing.T) {
 		}
 	})
 
+	t.Run(saslTokenURLEnv+" is checked as the attribute is", func(t *testing.T) {
+		env := with(with(userPassword, saslMechanismEnv, "oauthbearer"), saslTokenURLEnv, "ftp://idp.example.com/token")
+		s, diags := resolveSASL(context.Background(), blockObject(t, "sasl", nil), func(k string) string { return env[k] })
+		if s != nil {
+			t.Errorf("an ftp:// token URL was accepted: %+v", s.values)
+		}
+		assertSingleError(t, diags, "Invalid Token URL", saslTokenURLEnv, `"ftp://idp.example.com/token"`)
+
+		env[saslTokenURLEnv] = "http://idp.example.com/token"
+		s, diags = resolveSASL(context.Background(), blockObject(t, "sasl", nil), func(k string) string { return env[k] })
+		if s == nil || len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
+			diags[0].Summary() != "Token Endpoint Without TLS" || !strings.Contains(diags[0].Detail(), saslTokenURLEnv) {
+			t.Errorf("plain http to another host: %v; want it used, with one warning naming %s", diags, saslTokenURLEnv)
+		}
+		env[saslTokenURLEnv] = "http://127.0.0.1:8080/token"
+		if _, diags = resolveSASL(context.Background(), blockObject(t, "sasl", nil), func(k string) string { return env[k] }); len(diags) != 0 {
+			t.Errorf("plain http on this machine: %v; want no diagnostic", diags)
+		}
+	})
+
 	t.Run("connection description names the user from the environment", func(t *testing.T) {
 		clients, diags := configure(t, with(userPassword, saslMechanismEnv, "scram-sha512"),
 			map[string]any{"bootstrap_servers": []string{"kafka:9093"}})

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -106,16 +107,25 @@ func (tokenURLValidator) ValidateString(_ context.Context, req validator.StringR
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	u, err := url.Parse(req.ConfigValue.ValueString())
+	resp.Diagnostics.Append(checkTokenURL(req.Path, req.Path.String(), req.ConfigValue.ValueString())...)
+}
+
+// checkTokenURL is the one check of a token URL, from the attribute (at
+// validation) or from KAFKA_SASL_TOKEN_URL (at Configure): an absolute
+// http(s) URL, plain http warned unless on this machine. from names where
+// value came from.
+func checkTokenURL(attr path.Path, from, value string) diag.Diagnostics {
+	u, err := url.Parse(value)
 	if err == nil && (u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
 		err = fmt.Errorf("scheme %q and host %q: want https://host/path", u.Scheme, u.Host)
 	}
-	if err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		resp.Diagnostics.Append(diagnostics.TokenEndpointWithoutTLS(req.Path, req.ConfigValue.ValueString()))
-	}
 	if err != nil {
-		resp.Diagnostics.Append(diagnostics.InvalidTokenURL(req.Path, req.ConfigValue.ValueString(), err))
+		return diag.Diagnostics{diagnostics.InvalidTokenURL(attr, from, value, err)}
 	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return diag.Diagnostics{diagnostics.TokenEndpointWithoutTLS(attr, from, value)}
+	}
+	return nil
 }
 
 // isLoopback says whether host names this machine: a token endpoint there
