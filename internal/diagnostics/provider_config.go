@@ -114,3 +114,24 @@ func BrokerCertificatesNotVerified(attr path.Path, skipVerifyEnv string) diag.Di
 			"SASL credentials.\n\nSet tls.ca_pem to the CA that signed the brokers and remove "+
 			"insecure_skip_verify once the connection works.")
 }
+
+// TLSBlockSwitchedOff reports a tls block that an environment variable
+// (enableTLSEnv=false) turned off. With a mechanism that sends its secret
+// as it is (PLAIN's password, OAUTHBEARER's token) the connection would
+// hand it to anyone on the path, so that is an error; otherwise a warning.
+func TLSBlockSwitchedOff(attr path.Path, enableTLSEnv, mechanism string, secretInClear bool) diag.Diagnostic {
+	doing := "configuring the provider, the tls block is present but " + enableTLSEnv + "=false turns TLS off, so " +
+		"the block's settings are ignored and the brokers are reached in plaintext"
+	if !secretInClear {
+		return diag.NewAttributeWarningDiagnostic(attr, "TLS Block Ignored",
+			detail(doing, "Unset "+enableTLSEnv+" if the listener uses TLS. If it really is plaintext, write "+
+				"enabled = false in the tls block (or remove the block) so the configuration says so.", nil))
+	}
+	return diag.NewAttributeErrorDiagnostic(attr, "TLS Switched Off Under SASL "+mechanism,
+		detail(doing+", and SASL "+mechanism+" would send its secret (the password or token itself) across the "+
+			"network in the clear",
+			"Nothing was sent. Unset "+enableTLSEnv+" (a leftover from another shell or pipeline?) to connect with "+
+				"TLS as the block says. If the listener really is SASL_PLAINTEXT, write enabled = false in the tls "+
+				"block, or remove the block, so that sending the secret in plaintext is written in the configuration "+
+				"rather than decided by a variable.", nil))
+}

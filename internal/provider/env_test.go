@@ -279,3 +279,38 @@ func TestCoalesceFromEnvironment(t *testing.T) {
 		})
 	}
 }
+
+func TestTLSBlockSwitchedOffByEnvironment(t *testing.T) {
+	off := map[string]string{enableTLSEnv: "false"}
+	sasl := func(mechanism string, tls map[string]any) map[string]any {
+		block := map[string]any{"mechanism": mechanism, "username": "tf", "password": "pw"}
+		if mechanism == mechanismOAuthBearer {
+			block = map[string]any{"mechanism": mechanism, "token": "bearer-token"}
+		}
+		return map[string]any{"bootstrap_servers": []string{"kafka.example.com:9092"}, "tls": tls, "sasl": block}
+	}
+	for _, mechanism := range []string{mechanismPlain, mechanismOAuthBearer} {
+		t.Run(mechanism+" refused", func(t *testing.T) {
+			clients, diags := configure(t, off, sasl(mechanism, map[string]any{}))
+			assertSingleError(t, diags, "TLS Switched Off Under SASL "+mechanism, enableTLSEnv+"=false", "enabled = false")
+			if clients != nil {
+				t.Error("a client was configured to send the secret in plaintext")
+			}
+		})
+	}
+	t.Run("SCRAM warned", func(t *testing.T) {
+		clients, diags := configure(t, off, sasl(mechanismScramSHA512, map[string]any{}))
+		if diags.HasError() || len(diags) != 1 || diags[0].Summary() != "TLS Block Ignored" || clients == nil {
+			t.Fatalf("got %v; want one warning, TLS Block Ignored, and a client", diags)
+		}
+		if !strings.Contains(clients.Connection(), "in plaintext") {
+			t.Errorf("connection %q, want plaintext", clients.Connection())
+		}
+	})
+	t.Run("enabled = false in the block is the configuration's own choice", func(t *testing.T) {
+		clients, diags := configure(t, off, sasl(mechanismPlain, map[string]any{"enabled": false}))
+		if len(diags) != 0 || clients == nil {
+			t.Fatalf("got %v; want no diagnostic", diags)
+		}
+	})
+}

@@ -182,6 +182,9 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 	resp.Diagnostics.Append(diags...)
 	saslConfig, diags := resolveSASL(ctx, config.SASL, p.getenv)
 	resp.Diagnostics.Append(diags...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(checkTLSSwitchedOff(ctx, config.TLS, tlsConfig != nil, saslConfig)...)
+	}
 	auth, diags := buildSASL(ctx, saslConfig, saslBuild{version: p.version, brokers: brokers, timeout: timeout})
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {

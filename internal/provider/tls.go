@@ -285,3 +285,20 @@ func hasPrivateKeyBlock(data []byte) bool {
 	}
 	return false
 }
+
+// checkTLSSwitchedOff reports a tls block whose TLS the environment turned
+// off (enabled is null, so KAFKA_ENABLE_TLS=false decided). tlsOn is the
+// outcome of buildTLS; s the resolved SASL settings (nil for none).
+func checkTLSSwitchedOff(ctx context.Context, block types.Object, tlsOn bool, s *saslSettings) diag.Diagnostics {
+	model, diags := objectAs[tlsModel](ctx, block)
+	if model == nil || tlsOn || !model.Enabled.IsNull() || diags.HasError() {
+		return diags
+	}
+	mechanism := "(none)"
+	secretInClear := false
+	if s != nil {
+		mechanism = s.mechanism
+		secretInClear = s.mechanism == mechanismPlain || s.mechanism == mechanismOAuthBearer
+	}
+	return append(diags, diagnostics.TLSBlockSwitchedOff(path.Root("tls").AtName("enabled"), enableTLSEnv, mechanism, secretInClear))
+}
