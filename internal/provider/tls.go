@@ -71,7 +71,7 @@ func tlsSchemaBlock() schema.Block {
 				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "Passphrase of an encrypted `key_pem`: PKCS#8 `ENCRYPTED PRIVATE KEY` " +
-					"(PBES2 with PBKDF2 and AES-CBC or 3DES, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes) or " +
+					"(PBES2 with PBKDF2 or scrypt and AES-CBC or 3DES, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes) or " +
 					"legacy PEM encryption (`Proc-Type: 4,ENCRYPTED`). Ignored for an unencrypted key. Defaults " +
 					"to `" + clientKeyPassphraseEnv + "`.",
 				Validators: nonEmpty,
