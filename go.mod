@@ -24,6 +24,7 @@ require (
 	github.com/twmb/franz-go/pkg/kadm v1.20.0
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 	github.com/twmb/franz-go/pkg/kmsg v1.15.1
+	github.com/youmark/pkcs8 v0.0.0-20240726163527-a2c0da244d78
 	gocloud.dev v0.49.0
 	golang.org/x/oauth2 v0.37.0
 	google.golang.org/api v0.308.0

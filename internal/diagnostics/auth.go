@@ -58,6 +58,12 @@ func OAuthTokenRequestFailed(op string, err error) diag.Diagnostic {
 		next = "The endpoint did not answer. Check the host and port of sasl.token_url (or KAFKA_SASL_TOKEN_URL), DNS " +
 			"and any proxy (HTTPS_PROXY, NO_PROXY), and that its certificate is signed by a CA of the system roots " +
 			"(SSL_CERT_FILE adds one)."
+	case e.StatusCode >= 300 && e.StatusCode < 400:
+		next = fmt.Sprintf("The endpoint redirected the request (HTTP %d) to %s. The provider does not follow redirects "+
+			"of token requests: following one would send the client secret to wherever it points, another host or plain "+
+			"http included. Set sasl.token_url (or KAFKA_SASL_TOKEN_URL) to the identity provider's token endpoint "+
+			"itself (its OpenID configuration lists it as token_endpoint), after checking that the redirect's target "+
+			"is one you trust.", e.StatusCode, orUnknown(e.Location, "an address it did not give"))
 	case e.ErrorCode == "invalid_client" || e.ErrorCode == "unauthorized_client" || e.StatusCode == http.StatusUnauthorized:
 		next = "The endpoint refused the client. Check sasl.client_id and sasl.client_secret (or KAFKA_SASL_USERNAME " +
 			"and KAFKA_SASL_PASSWORD), and that the identity provider allows this client the client_credentials grant."
@@ -67,6 +73,11 @@ func OAuthTokenRequestFailed(op string, err error) diag.Diagnostic {
 	case e.StatusCode == http.StatusNotFound || e.StatusCode == http.StatusMethodNotAllowed:
 		next = "There is no token endpoint at that URL. Set sasl.token_url to the identity provider's token " +
 			"endpoint (its OpenID configuration lists it as token_endpoint)."
+	case e.StatusCode >= 200 && e.StatusCode < 300:
+		next = fmt.Sprintf("The endpoint answered HTTP %d, but not with an OAuth token response (content type %s; "+
+			"the start of the answer is quoted below): a sign-in page, a proxy's page or another service is at that "+
+			"URL. Set sasl.token_url (or KAFKA_SASL_TOKEN_URL) to the identity provider's token endpoint (its OpenID "+
+			"configuration lists it as token_endpoint).", e.StatusCode, orUnknown(e.ContentType, "not given"))
 	default:
 		next = "The identity provider failed the request. Retry; if it persists, check the provider's status and " +
 			"the client's configuration there."
@@ -74,6 +85,13 @@ func OAuthTokenRequestFailed(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("OAuth Token Request Failed",
 		detail(fmt.Sprintf("%s, the provider requested an OAUTHBEARER token for client %q from %s and got none",
 			op, e.ClientID, e.TokenURL), next, err))
+}
+
+func orUnknown(s, unknown string) string {
+	if s == "" {
+		return unknown
+	}
+	return s
 }
 
 // OAuthTokenRejected reports an OAUTHBEARER token the broker refused.
@@ -94,7 +112,8 @@ var awsAdvice = map[saslauth.AWSErrorKind]struct{ summary, next string }{
 			"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile (AWS_PROFILE or sasl.aws_profile) in " +
 			"~/.aws/config or ~/.aws/credentials, `aws sso login`, a web identity (AWS_WEB_IDENTITY_TOKEN_FILE and " +
 			"AWS_ROLE_ARN, as EKS sets them), or an ECS task or EC2 instance role. `aws sts get-caller-identity` " +
-			"run in the same environment shows what the chain finds."},
+			"run in the same environment shows what the chain finds. A role in sasl.aws_role_arn is assumed with these " +
+			"credentials, so it needs them too."},
 	saslauth.AWSCredentialsExpired: {"AWS Credentials Expired",
 		"The credentials behind the request have expired and cannot be renewed from where they came: run " +
 			"`aws sso login` for an SSO profile, or obtain new temporary credentials (AWS_SESSION_TOKEN), then re-run."},
@@ -110,6 +129,12 @@ var awsAdvice = map[saslauth.AWSErrorKind]struct{ summary, next string }{
 		"STS refused the web identity token. On EKS (IRSA): the service account's eks.amazonaws.com/role-arn " +
 			"annotation must name the role, the role's trust policy must trust the cluster's OIDC provider and " +
 			"this service account (the sub claim), and the projected token (AWS_WEB_IDENTITY_TOKEN_FILE) must be current."},
+	saslauth.AWSTimedOut: {"AWS Credentials Request Timed Out",
+		"Nothing answered within the provider's timeout (the error below names the source and the bound): STS, " +
+			"the SSO portal, the EC2 instance metadata service or the ECS credentials endpoint, whichever the source " +
+			"uses. Check that it is reachable from here (network, proxy, a VPC endpoint with private DNS, a firewall " +
+			"that drops instead of refusing), then retry; raise the provider's timeout (or KAFKA_TIMEOUT) only if it " +
+			"is merely slow."},
 	saslauth.AWSSTSFailed: {"AWS STS Request Failed",
 		"The request to AWS STS failed. Check that STS is reachable from here (network, proxy, a VPC endpoint " +
 			"with private DNS) and that the region (sasl.aws_region, AWS_REGION) is right, then retry."},

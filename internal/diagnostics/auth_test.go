@@ -40,6 +40,12 @@ func TestFromAuthError(t *testing.T) {
 		{"scope refused", "OAuth Token Request Failed", "sasl.scopes", token(http.StatusBadRequest, "invalid_scope", errors.New("x"))},
 		{"no endpoint there", "OAuth Token Request Failed", "no token endpoint at that URL", token(http.StatusNotFound, "", errors.New("x"))},
 		{"identity provider down", "OAuth Token Request Failed", "Retry", token(http.StatusBadGateway, "", errors.New("x"))},
+		{"redirect not followed", "OAuth Token Request Failed", "does not follow redirects", &saslauth.TokenEndpointError{
+			TokenURL: "https://idp.example.com/token", StatusCode: http.StatusTemporaryRedirect,
+			Location: "http://elsewhere.example.com", Err: errors.New("no OAuth error code in the answer")}},
+		{"a page instead of a token", "OAuth Token Request Failed", "not with an OAuth token response", &saslauth.TokenEndpointError{
+			TokenURL: "https://idp.example.com/token", StatusCode: http.StatusOK, ContentType: "text/html",
+			Answer: "<html>", Err: errors.New("oauth2: cannot parse json")}},
 		{"token refused by the broker", "OAuth Token Rejected", "never renewed",
 			kafkaError(kerr.SaslAuthenticationFailed, `SASL Authentication failed.: {"status":"invalid_token"}`)},
 		{"no AWS credentials", "AWS Credentials Not Found", "aws sts get-caller-identity", aws(saslauth.AWSCredentialsNotFound)},
@@ -48,6 +54,7 @@ func TestFromAuthError(t *testing.T) {
 		{"role refused", "AWS Role Assumption Denied", "sts:ExternalId", aws(saslauth.AWSRoleDenied)},
 		{"web identity refused", "AWS Web Identity Rejected", "OIDC provider", aws(saslauth.AWSWebIdentityRejected)},
 		{"STS failed", "AWS STS Request Failed", "VPC endpoint", aws(saslauth.AWSSTSFailed)},
+		{"STS hangs", "AWS Credentials Request Timed Out", "drops instead of refusing", aws(saslauth.AWSTimedOut)},
 		{"cluster ACL missing", "Kafka Cluster Authorization Failed", "IdempotentWrite",
 			kafkaError(kerr.ClusterAuthorizationFailed, "Cluster authorization failed.")},
 		{"controller quota", "Kafka Controller Mutation Quota Exceeded", "controller_mutation_rate",
@@ -102,4 +109,18 @@ func TestProviderConfigConstructors(t *testing.T) {
 		"mechanism PLAIN needs sasl.password, and it", "sasl.password (or KAFKA_SASL_PASSWORD)")
 	assertShapeOf(t, d, "configuring the provider, mechanism PLAIN needs sasl.password, and it is not set",
 		"Missing SASL Attribute", "KAFKA_SASL_PASSWORD", nil)
+}
+
+func TestOAuthTokenRequestFailedNamesWhatTheEndpointAnswered(t *testing.T) {
+	redirect := OAuthTokenRequestFailed(op, &saslauth.TokenEndpointError{TokenURL: "https://idp.example.com/token",
+		StatusCode: http.StatusTemporaryRedirect, Location: "http://elsewhere.example.com", Err: errors.New("x")})
+	if !strings.Contains(redirect.Detail(), "(HTTP 307) to http://elsewhere.example.com") {
+		t.Errorf("the redirect's status and origin are not named:\n%s", redirect.Detail())
+	}
+	page := OAuthTokenRequestFailed(op, &saslauth.TokenEndpointError{TokenURL: "https://idp.example.com/token",
+		StatusCode: http.StatusOK, ContentType: "text/html", Answer: "<html><title>Sign in", Err: errors.New("x")})
+	if strings.Contains(page.Detail(), "did not answer") || !strings.Contains(page.Detail(), "content type text/html") ||
+		!strings.Contains(page.Detail(), "Sign in") {
+		t.Errorf("a 200 page is not reported as what it is:\n%s", page.Detail())
+	}
 }

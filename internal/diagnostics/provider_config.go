@@ -44,28 +44,31 @@ func InvalidBootstrapServer(attr path.Path, value string, err error) diag.Diagno
 			"for example \"kafka-1.example.com:9093\" or \"[::1]:9092\".\n\nOriginal error: %s", attr, value, err))
 }
 
-// InvalidTimeout refuses a timeout that is not a positive duration.
+// InvalidTimeout refuses a timeout that is neither whole seconds nor a
+// positive duration.
 func InvalidTimeout(attr path.Path, value string, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Timeout",
-		fmt.Sprintf("While validating %s, %q is not a positive duration.\n\nUse a number with a unit, "+
-			"such as \"30s\", \"90s\" or \"2m\".\n\nOriginal error: %s", attr, value, err))
+		fmt.Sprintf("While validating %s, %q is neither a positive number of seconds nor a positive duration.\n\n"+
+			"Use whole seconds, such as 120, or a number with a unit, such as \"30s\", \"90s\" or \"2m\".\n\n"+
+			"Original error: %s", attr, value, err))
 }
 
 // TokenEndpointWithoutTLS warns that an OAuth token endpoint on another
-// machine is plain http.
-func TokenEndpointWithoutTLS(attr path.Path, value string) diag.Diagnostic {
+// machine is plain http; from is the attribute or the variable it came from.
+func TokenEndpointWithoutTLS(attr path.Path, from, value string) diag.Diagnostic {
 	return diag.NewAttributeWarningDiagnostic(attr, "Token Endpoint Without TLS",
 		fmt.Sprintf("While validating %s, %q is plain http: the client secret and every token cross the network "+
 			"in the clear, where anyone on the path can take them.\n\nUse the identity provider's https:// "+
-			"endpoint.", attr, value))
+			"endpoint.", from, value))
 }
 
-// InvalidTokenURL refuses a token URL that is not an absolute http(s) URL.
-func InvalidTokenURL(attr path.Path, value string, err error) diag.Diagnostic {
+// InvalidTokenURL refuses a token URL that is not an absolute http(s) URL;
+// from is the attribute or the variable it came from.
+func InvalidTokenURL(attr path.Path, from, value string, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Token URL",
 		fmt.Sprintf("While validating %s, %q is not an absolute http(s) URL.\n\nSet it to the identity "+
 			"provider's token endpoint, such as \"https://login.example.com/oauth2/token\" (its OpenID "+
-			"configuration lists it as token_endpoint).\n\nOriginal error: %s", attr, value, err))
+			"configuration lists it as token_endpoint).\n\nOriginal error: %s", from, value, err))
 }
 
 // UnexpectedProviderData is a bug: a resource got provider data of
@@ -110,4 +113,25 @@ func BrokerCertificatesNotVerified(attr path.Path, skipVerifyEnv string) diag.Di
 			"the broker certificates, so anyone on the network path can impersonate the cluster and receive the "+
 			"SASL credentials.\n\nSet tls.ca_pem to the CA that signed the brokers and remove "+
 			"insecure_skip_verify once the connection works.")
+}
+
+// TLSBlockSwitchedOff reports a tls block that an environment variable
+// (enableTLSEnv=false) turned off. With a mechanism that sends its secret
+// as it is (PLAIN's password, OAUTHBEARER's token) the connection would
+// hand it to anyone on the path, so that is an error; otherwise a warning.
+func TLSBlockSwitchedOff(attr path.Path, enableTLSEnv, mechanism string, secretInClear bool) diag.Diagnostic {
+	doing := "configuring the provider, the tls block is present but " + enableTLSEnv + "=false turns TLS off, so " +
+		"the block's settings are ignored and the brokers are reached in plaintext"
+	if !secretInClear {
+		return diag.NewAttributeWarningDiagnostic(attr, "TLS Block Ignored",
+			detail(doing, "Unset "+enableTLSEnv+" if the listener uses TLS. If it really is plaintext, write "+
+				"enabled = false in the tls block (or remove the block) so the configuration says so.", nil))
+	}
+	return diag.NewAttributeErrorDiagnostic(attr, "TLS Switched Off Under SASL "+mechanism,
+		detail(doing+", and SASL "+mechanism+" would send its secret (the password or token itself) across the "+
+			"network in the clear",
+			"Nothing was sent. Unset "+enableTLSEnv+" (a leftover from another shell or pipeline?) to connect with "+
+				"TLS as the block says. If the listener really is SASL_PLAINTEXT, write enabled = false in the tls "+
+				"block, or remove the block, so that sending the secret in plaintext is written in the configuration "+
+				"rather than decided by a variable.", nil))
 }

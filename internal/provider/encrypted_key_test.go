@@ -3,6 +3,8 @@ package provider
 import (
 	"crypto/ecdsa"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/pem"
 	"errors"
 	"os"
@@ -65,6 +67,7 @@ func TestDecryptPrivateKey(t *testing.T) {
 		"PKCS#8 AES-128-CBC, HMAC-SHA1":                       {"pkcs8", "-topk8", "-v2", "aes-128-cbc", "-v2prf", "hmacWithSHA1"},
 		"PKCS#8 AES-192-CBC, HMAC-SHA512":                     {"pkcs8", "-topk8", "-v2", "aes-192-cbc", "-v2prf", "hmacWithSHA512"},
 		"PKCS#8 DES-EDE3-CBC, many iterations":                {"pkcs8", "-topk8", "-v2", "des3", "-iter", "100000"},
+		"PKCS#8 AES-256-CBC, scrypt":                          {"pkcs8", "-topk8", "-v2", "aes-256-cbc", "-scrypt"},
 		"legacy PEM AES-256-CBC":                              {"ec", "-aes256"},
 		"legacy PEM DES-EDE3-CBC":                             {"ec", "-des3"},
 	}
@@ -102,7 +105,6 @@ func TestDecryptPrivateKey(t *testing.T) {
 
 	unsupported := map[string][]string{
 		"PKCS#5 v1.5 / PKCS#12 PBE": {"pkcs8", "-topk8", "-v1", "PBE-SHA1-3DES"},
-		"scrypt":                    {"pkcs8", "-topk8", "-scrypt"},
 	}
 	for name, args := range unsupported {
 		t.Run(name+" is refused with advice", func(t *testing.T) {
@@ -113,5 +115,30 @@ func TestDecryptPrivateKey(t *testing.T) {
 				t.Errorf("got %v, want a refusal that says how to re-encrypt", err)
 			}
 		})
+	}
+}
+
+// A damaged file is refused with an error; crypto/cipher would panic on
+// encrypted data that is not whole blocks.
+func TestDecryptPrivateKeyMalformed(t *testing.T) {
+	dir := t.TempDir()
+	openssl(t, dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "plain.pem")
+	openssl(t, dir, "pkcs8", "-topk8", "-v2", "aes-256-cbc", "-in", "plain.pem", "-passout", "pass:pw", "-out", "enc.pem")
+	block, _ := pem.Decode(readFile(t, filepath.Join(dir, "enc.pem")))
+	var info struct {
+		Algorithm pkix.AlgorithmIdentifier
+		Data      []byte
+	}
+	if _, err := asn1.Unmarshal(block.Bytes, &info); err != nil {
+		t.Fatal(err)
+	}
+	info.Data = info.Data[:len(info.Data)-1]
+	der, err := asn1.Marshal(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = decryptPrivateKey(pem.EncodeToMemory(&pem.Block{Type: block.Type, Bytes: der}), "pw")
+	if err == nil || !strings.Contains(err.Error(), "malformed") {
+		t.Errorf("got %v, want the key refused as malformed", err)
 	}
 }

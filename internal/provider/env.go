@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -66,18 +65,4 @@ func envBool(getenv func(string) string, name string) (value, set bool, d diag.D
 		return false, false, diagnostics.InvalidEnvironmentVariable(name, v, "true or false", err)
 	}
 	return b, true, nil
-}
-
-// envTimeout parses KAFKA_TIMEOUT: whole seconds as in Mongey's provider
-// ("120"), or a Go duration like the timeout attribute ("2m").
-func envTimeout(v string) (time.Duration, error) {
-	v = strings.TrimSpace(v)
-	d, err := time.ParseDuration(v)
-	if secs, intErr := strconv.Atoi(v); intErr == nil {
-		d, err = time.Duration(secs)*time.Second, nil
-	}
-	if err == nil && d <= 0 {
-		err = fmt.Errorf("the timeout must be greater than zero")
-	}
-	return d, err
 }

@@ -23,6 +23,8 @@ func TestTimeoutFromEnvironment(t *testing.T) {
 		{name: "whole seconds, as in Mongey's provider", env: "45", want: 45 * time.Second},
 		{name: "Go duration", env: "2m", want: 2 * time.Minute},
 		{name: "attribute wins", attr: "10s", env: "45", want: 10 * time.Second},
+		{name: "attribute in whole seconds, as Mongey's number form", attr: "120", want: 2 * time.Minute},
+		{name: "the longest whole seconds", env: "9223372036", want: 9223372036 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,10 +45,17 @@ func TestTimeoutFromEnvironment(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{"0", "-5", "soon"} {
+	for _, bad := range []string{"0", "-5", "soon", "0s"} {
 		t.Run("invalid "+bad, func(t *testing.T) {
 			_, diags := configure(t, map[string]string{timeoutEnv: bad}, map[string]any{})
 			assertSingleError(t, diags, "Invalid "+timeoutEnv, `"`+bad+`"`, "seconds")
+		})
+	}
+	// Multiplied by a second these wrapped around to about 0.3 s.
+	for _, huge := range []string{"18446744074", "9223372037", "99999999999999999999999"} {
+		t.Run("too long "+huge, func(t *testing.T) {
+			_, diags := configure(t, map[string]string{timeoutEnv: huge}, map[string]any{})
+			assertSingleError(t, diags, "Invalid "+timeoutEnv, huge+" seconds is more than the longest timeout", "9223372036 seconds")
 		})
 	}
 }
@@ -222,6 +231,26 @@ func TestSASLFromEnvironment(t *testing.T) {
 		}
 	})
 
+	t.Run(saslTokenURLEnv+" is checked as the attribute is", func(t *testing.T) {
+		env := with(with(userPassword, saslMechanismEnv, "oauthbearer"), saslTokenURLEnv, "ftp://idp.example.com/token")
+		s, diags := resolveSASL(context.Background(), blockObject(t, "sasl", nil), func(k string) string { return env[k] })
+		if s != nil {
+			t.Errorf("an ftp:// token URL was accepted: %+v", s.values)
+		}
+		assertSingleError(t, diags, "Invalid Token URL", saslTokenURLEnv, `"ftp://idp.example.com/token"`)
+
+		env[saslTokenURLEnv] = "http://idp.example.com/token"
+		s, diags = resolveSASL(context.Background(), blockObject(t, "sasl", nil), func(k string) string { return env[k] })
+		if s == nil || len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
+			diags[0].Summary() != "Token Endpoint Without TLS" || !strings.Contains(diags[0].Detail(), saslTokenURLEnv) {
+			t.Errorf("plain http to another host: %v; want it used, with one warning naming %s", diags, saslTokenURLEnv)
+		}
+		env[saslTokenURLEnv] = "http://127.0.0.1:8080/token"
+		if _, diags = resolveSASL(context.Background(), blockObject(t, "sasl", nil), func(k string) string { return env[k] }); len(diags) != 0 {
+			t.Errorf("plain http on this machine: %v; want no diagnostic", diags)
+		}
+	})
+
 	t.Run("connection description names the user from the environment", func(t *testing.T) {
 		clients, diags := configure(t, with(userPassword, saslMechanismEnv, "scram-sha512"),
 			map[string]any{"bootstrap_servers": []string{"kafka:9093"}})
@@ -249,4 +278,39 @@ func TestCoalesceFromEnvironment(t *testing.T) {
 			assertSingleError(t, diags, "Invalid "+coalesceEnv, `"`+bad+`"`, "on, off")
 		})
 	}
+}
+
+func TestTLSBlockSwitchedOffByEnvironment(t *testing.T) {
+	off := map[string]string{enableTLSEnv: "false"}
+	sasl := func(mechanism string, tls map[string]any) map[string]any {
+		block := map[string]any{"mechanism": mechanism, "username": "tf", "password": "pw"}
+		if mechanism == mechanismOAuthBearer {
+			block = map[string]any{"mechanism": mechanism, "token": "bearer-token"}
+		}
+		return map[string]any{"bootstrap_servers": []string{"kafka.example.com:9092"}, "tls": tls, "sasl": block}
+	}
+	for _, mechanism := range []string{mechanismPlain, mechanismOAuthBearer} {
+		t.Run(mechanism+" refused", func(t *testing.T) {
+			clients, diags := configure(t, off, sasl(mechanism, map[string]any{}))
+			assertSingleError(t, diags, "TLS Switched Off Under SASL "+mechanism, enableTLSEnv+"=false", "enabled = false")
+			if clients != nil {
+				t.Error("a client was configured to send the secret in plaintext")
+			}
+		})
+	}
+	t.Run("SCRAM warned", func(t *testing.T) {
+		clients, diags := configure(t, off, sasl(mechanismScramSHA512, map[string]any{}))
+		if diags.HasError() || len(diags) != 1 || diags[0].Summary() != "TLS Block Ignored" || clients == nil {
+			t.Fatalf("got %v; want one warning, TLS Block Ignored, and a client", diags)
+		}
+		if !strings.Contains(clients.Connection(), "in plaintext") {
+			t.Errorf("connection %q, want plaintext", clients.Connection())
+		}
+	})
+	t.Run("enabled = false in the block is the configuration's own choice", func(t *testing.T) {
+		clients, diags := configure(t, off, sasl(mechanismPlain, map[string]any{"enabled": false}))
+		if len(diags) != 0 || clients == nil {
+			t.Fatalf("got %v; want no diagnostic", diags)
+		}
+	})
 }

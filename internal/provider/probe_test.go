@@ -33,8 +33,9 @@ type probeDataSource struct {
 }
 
 type probeModel struct {
-	BuildClient      types.Bool `tfsdk:"build_client"`
-	BootstrapServers types.List `tfsdk:"bootstrap_servers"`
+	BuildClient      types.Bool   `tfsdk:"build_client"`
+	BootstrapServers types.List   `tfsdk:"bootstrap_servers"`
+	Timeout          types.String `tfsdk:"timeout"`
 }
 
 func (d *probeDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -46,6 +47,7 @@ func (d *probeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 		Attributes: map[string]schema.Attribute{
 			"build_client":      schema.BoolAttribute{Optional: true},
 			"bootstrap_servers": schema.ListAttribute{Computed: true, ElementType: types.StringType},
+			"timeout":           schema.StringAttribute{Computed: true},
 		},
 	}
 }
@@ -70,5 +72,6 @@ func (d *probeDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	brokers, diags := types.ListValueFrom(ctx, types.StringType, d.clients.Brokers())
 	resp.Diagnostics.Append(diags...)
 	model.BootstrapServers = brokers
+	model.Timeout = types.StringValue(d.clients.Timeout().String())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
 }

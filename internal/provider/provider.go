@@ -118,10 +118,11 @@ func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest
 				Optional: true,
 				MarkdownDescription: "Bound on each single Kafka operation (one admin request, one produce, " +
 					"one read of the control topic, one token or credential request) and on each checkpoint storage request of the " +
-					"data sources that read checkpoints (opening a bucket, one listing page, one lookup, one ranged read), as a " +
-					"Go duration such as `45s` or `2m`. It is not a budget for a whole apply or read. Defaults to `" + timeoutEnv + "` (whole " +
-					"seconds such as `120`, or a Go duration), then `30s`.",
-				Validators: []validator.String{positiveDuration{}},
+					"data sources that read checkpoints (opening a bucket, one listing page, one lookup, one ranged read), as " +
+					"whole seconds (`120`, a number as in the Mongey provider, or the string `\"120\"`) or a Go duration such as " +
+					"`45s` or `2m`. It is not a budget for a whole apply or read. Defaults to `" + timeoutEnv + "` (the same " +
+					"forms), then `30s`.",
+				Validators: []validator.String{timeoutValidator{}},
 			},
 		},
 		Blocks: map[string]schema.Block{
@@ -181,6 +182,9 @@ func (p *flinkAgentsProvider) Configure(ctx context.Context, req provider.Config
 	resp.Diagnostics.Append(diags...)
 	saslConfig, diags := resolveSASL(ctx, config.SASL, p.getenv)
 	resp.Diagnostics.Append(diags...)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(checkTLSSwitchedOff(ctx, config.TLS, tlsConfig != nil, saslConfig)...)
+	}
 	auth, diags := buildSASL(ctx, saslConfig, saslBuild{version: p.version, brokers: brokers, timeout: timeout})
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
@@ -262,18 +266,18 @@ func (p *flinkAgentsProvider) bootstrapServers(ctx context.Context, attr types.L
 	return brokers, diags
 }
 
-// timeout reads the attribute (validated by positiveDuration), else
-// KAFKA_TIMEOUT, else the default.
+// timeout reads the attribute (validated by timeoutValidator), else
+// KAFKA_TIMEOUT, else the default; both take the same forms.
 func (p *flinkAgentsProvider) timeout(attr types.String) (time.Duration, diag.Diagnostic) {
 	if !attr.IsNull() {
-		d, _ := time.ParseDuration(attr.ValueString())
+		d, _ := parseTimeout(attr.ValueString())
 		return d, nil
 	}
 	v := p.getenv(timeoutEnv)
 	if v == "" {
 		return defaultTimeout, nil
 	}
-	d, err := envTimeout(v)
+	d, err := parseTimeout(v)
 	if err != nil {
 		return defaultTimeout, diagnostics.InvalidEnvironmentVariable(timeoutEnv, v,
 			"a positive number of seconds (\"120\") or Go duration (\"2m\")", err)

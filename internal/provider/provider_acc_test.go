@@ -126,6 +126,12 @@ provider "flinkagents" {
 				ExpectError: regexp.MustCompile(`Invalid Timeout`),
 			},
 			{
+				// The Mongey provider's number form: Terraform converts 120 to "120".
+				Config: probe(`provider "flinkagents" { timeout = 120 }`, false),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.flinkagents_probe.this",
+					tfjsonpath.New("timeout"), knownvalue.StringExact("2m0s"))},
+			},
+			{
 				Config: probe(fmt.Sprintf(`
 provider "flinkagents" {
   bootstrap_servers = [%q]

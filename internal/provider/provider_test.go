@@ -173,9 +173,15 @@ func TestValidateConfig(t *testing.T) {
 		{name: "AWS credentials from the environment", config: map[string]any{
 			"sasl": map[string]any{"mechanism": "AWS_MSK_IAM"},
 		}},
+		{name: "timeout in whole seconds", config: map[string]any{"timeout": "30"}},
 		{
-			name:        "timeout without unit",
-			config:      map[string]any{"timeout": "30"},
+			name:        "timeout that would wrap around",
+			config:      map[string]any{"timeout": "18446744074"},
+			wantSummary: "Invalid Timeout", wantPath: at("timeout"),
+		},
+		{
+			name:        "timeout of zero seconds",
+			config:      map[string]any{"timeout": "0"},
 			wantSummary: "Invalid Timeout", wantPath: at("timeout"),
 		},
 		{

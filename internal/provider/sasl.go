@@ -239,6 +239,10 @@ func resolveSASL(ctx context.Context, block types.Object, getenv func(string) st
 			s.values[name] = v
 		}
 	}
+	// The attribute was checked at validation; a variable gets the same check.
+	if v := s.values["token_url"]; v.isSet() && model.TokenURL.IsNull() {
+		diags.Append(checkTokenURL(saslPath.AtName("token_url"), v.from, v.value)...)
+	}
 	if !model.Scopes.IsNull() { // the zero List of an absent block has no element type
 		diags.Append(model.Scopes.ElementsAs(ctx, &s.scopes, false)...)
 	}

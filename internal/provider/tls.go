@@ -71,7 +71,7 @@ func tlsSchemaBlock() schema.Block {
 				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "Passphrase of an encrypted `key_pem`: PKCS#8 `ENCRYPTED PRIVATE KEY` " +
-					"(PBES2 with PBKDF2 and AES-CBC or 3DES, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes) or " +
+					"(PBES2 with PBKDF2 or scrypt and AES-CBC or 3DES, as `openssl pkcs8 -topk8 -v2 aes-256-cbc` writes) or " +
 					"legacy PEM encryption (`Proc-Type: 4,ENCRYPTED`). Ignored for an unencrypted key. Defaults " +
 					"to `" + clientKeyPassphraseEnv + "`.",
 				Validators: nonEmpty,
@@ -284,4 +284,21 @@ func hasPrivateKeyBlock(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// checkTLSSwitchedOff reports a tls block whose TLS the environment turned
+// off (enabled is null, so KAFKA_ENABLE_TLS=false decided). tlsOn is the
+// outcome of buildTLS; s the resolved SASL settings (nil for none).
+func checkTLSSwitchedOff(ctx context.Context, block types.Object, tlsOn bool, s *saslSettings) diag.Diagnostics {
+	model, diags := objectAs[tlsModel](ctx, block)
+	if model == nil || tlsOn || !model.Enabled.IsNull() || diags.HasError() {
+		return diags
+	}
+	mechanism := "(none)"
+	secretInClear := false
+	if s != nil {
+		mechanism = s.mechanism
+		secretInClear = s.mechanism == mechanismPlain || s.mechanism == mechanismOAuthBearer
+	}
+	return append(diags, diagnostics.TLSBlockSwitchedOff(path.Root("tls").AtName("enabled"), enableTLSEnv, mechanism, secretInClear))
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"time"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -16,7 +16,7 @@ import (
 
 var (
 	_ validator.String         = hostPortValidator{}
-	_ validator.String         = positiveDuration{}
+	_ validator.String         = timeoutValidator{}
 	_ validator.String         = tokenURLValidator{}
 	_ provider.ConfigValidator = saslMechanismAttributes{}
 )
@@ -46,24 +46,21 @@ func (hostPortValidator) ValidateString(_ context.Context, req validator.StringR
 	}
 }
 
-// positiveDuration accepts a Go duration string greater than zero.
-type positiveDuration struct{}
+// timeoutValidator accepts what parseTimeout reads: whole seconds or a
+// positive Go duration.
+type timeoutValidator struct{}
 
-func (positiveDuration) Description(context.Context) string {
-	return "value must be a positive duration such as \"30s\" or \"2m\""
+func (timeoutValidator) Description(context.Context) string {
+	return "value must be whole seconds such as \"120\" or a positive duration such as \"30s\" or \"2m\""
 }
 
-func (v positiveDuration) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v timeoutValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (positiveDuration) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (timeoutValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	d, err := time.ParseDuration(req.ConfigValue.ValueString())
-	if err == nil && d <= 0 {
-		err = fmt.Errorf("duration must be greater than zero")
-	}
-	if err != nil {
+	if _, err := parseTimeout(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.Append(diagnostics.InvalidTimeout(req.Path, req.ConfigValue.ValueString(), err))
 	}
 }
@@ -110,16 +107,25 @@ func (tokenURLValidator) ValidateString(_ context.Context, req validator.StringR
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	u, err := url.Parse(req.ConfigValue.ValueString())
+	resp.Diagnostics.Append(checkTokenURL(req.Path, req.Path.String(), req.ConfigValue.ValueString())...)
+}
+
+// checkTokenURL is the one check of a token URL, from the attribute (at
+// validation) or from KAFKA_SASL_TOKEN_URL (at Configure): an absolute
+// http(s) URL, plain http warned unless on this machine. from names where
+// value came from.
+func checkTokenURL(attr path.Path, from, value string) diag.Diagnostics {
+	u, err := url.Parse(value)
 	if err == nil && (u.Scheme != "https" && u.Scheme != "http" || u.Host == "") {
 		err = fmt.Errorf("scheme %q and host %q: want https://host/path", u.Scheme, u.Host)
 	}
-	if err == nil && u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		resp.Diagnostics.Append(diagnostics.TokenEndpointWithoutTLS(req.Path, req.ConfigValue.ValueString()))
-	}
 	if err != nil {
-		resp.Diagnostics.Append(diagnostics.InvalidTokenURL(req.Path, req.ConfigValue.ValueString(), err))
+		return diag.Diagnostics{diagnostics.InvalidTokenURL(attr, from, value, err)}
 	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		return diag.Diagnostics{diagnostics.TokenEndpointWithoutTLS(attr, from, value)}
+	}
+	return nil
 }
 
 // isLoopback says whether host names this machine: a token endpoint there

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	awscredentials "github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/credentials/ssocreds"
@@ -69,6 +70,12 @@ func NewAWSCredentials(ctx context.Context, opts AWSOptions) (*AWSCredentials, e
 	load := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithCredentialsCacheOptions(func(o *aws.CredentialsCacheOptions) { o.ExpiryWindow = awsRenewalMargin }),
 	}
+	if opts.Timeout > 0 {
+		// The SDK's credential caches retrieve under a context that is never
+		// cancelled, so Retrieve's timeout alone would leave a request to a
+		// hanging endpoint running, and every later retrieval waiting on it.
+		load = append(load, awsconfig.WithHTTPClient(awshttp.NewBuildableClient().WithTimeout(opts.Timeout)))
+	}
 	if opts.Region != "" {
 		load = append(load, awsconfig.WithRegion(opts.Region))
 	}
@@ -94,8 +101,10 @@ func NewAWSCredentials(ctx context.Context, opts AWSOptions) (*AWSCredentials, e
 	provider := cfg.Credentials
 	if opts.RoleARN != "" {
 		source = fmt.Sprintf("role %s assumed with %s", opts.RoleARN, source)
+		stsConfig := cfg.Copy()
+		stsConfig.Credentials = roleSourceCredentials{cfg.Credentials}
 		provider = aws.NewCredentialsCache(
-			stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), opts.RoleARN, func(o *stscreds.AssumeRoleOptions) {
+			stscreds.NewAssumeRoleProvider(sts.NewFromConfig(stsConfig), opts.RoleARN, func(o *stscreds.AssumeRoleOptions) {
 				o.RoleSessionName = opts.SessionName
 				if opts.ExternalID != "" {
 					o.ExternalID = aws.String(opts.ExternalID)
@@ -127,14 +136,19 @@ func (a *AWSCredentials) Mechanism() sasl.Mechanism {
 // Retrieve returns the current credentials, renewing them when they are
 // within awsRenewalMargin of expiry.
 func (a *AWSCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	parent := ctx
 	if a.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, a.timeout)
 		defer cancel()
 	}
 	creds, err := a.provider.Retrieve(ctx)
+	if err != nil && parent.Err() != nil {
+		// Terraform cancelled: not a credentials problem, so not an AWSError.
+		return aws.Credentials{}, fmt.Errorf("obtaining AWS credentials from %s: %w", a.source, err)
+	}
 	if err != nil {
-		return aws.Credentials{}, &AWSError{Kind: classifyAWS(err), Source: a.source, Err: err}
+		return aws.Credentials{}, &AWSError{Kind: classifyAWS(err), Source: a.source, Timeout: a.timeout, Err: err}
 	}
 	a.Hooks.secrets(creds.SecretAccessKey, creds.SessionToken)
 	a.mu.Lock()
@@ -173,6 +187,9 @@ const (
 	AWSWebIdentityRejected
 	// AWSSTSFailed: any other STS failure, including an unreachable endpoint.
 	AWSSTSFailed
+	// AWSTimedOut: no answer within the timeout (STS, SSO, the instance
+	// metadata service or a container endpoint that hangs).
+	AWSTimedOut
 )
 
 // AWSError is a failure to obtain AWS credentials.
@@ -180,10 +197,15 @@ type AWSError struct {
 	Kind AWSErrorKind
 	// Source is where the credentials were to come from (AWSCredentials.Source).
 	Source string
-	Err    error
+	// Timeout is the bound each retrieval had.
+	Timeout time.Duration
+	Err     error
 }
 
 func (e *AWSError) Error() string {
+	if e.Kind == AWSTimedOut {
+		return fmt.Sprintf("obtaining AWS credentials from %s: no answer within %s: %v", e.Source, e.Timeout, e.Err)
+	}
 	return fmt.Sprintf("obtaining AWS credentials from %s: %v", e.Source, e.Err)
 }
 
@@ -192,6 +214,15 @@ func (e *AWSError) Unwrap() error { return e.Err }
 // classifyAWS reads the SDK's error: STS error codes, the SSO token
 // provider's own type, and which service the failing operation belonged to.
 func classifyAWS(err error) AWSErrorKind {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return AWSTimedOut
+	}
+	// The credentials a role is assumed with failed before STS was asked:
+	// what failed is their source, not STS.
+	var source roleSourceError
+	if errors.As(err, &source) {
+		return classifyAWS(source.err)
+	}
 	var ssoToken *ssocreds.InvalidTokenError
 	if errors.As(err, &ssoToken) {
 		return AWSCredentialsExpired
@@ -226,3 +257,22 @@ func operationName(err error) string {
 	}
 	return ""
 }
+
+// roleSourceCredentials marks the errors of the credentials a role is
+// assumed with, which the SDK reports inside the AssumeRole call's error.
+type roleSourceCredentials struct{ aws.CredentialsProvider }
+
+func (r roleSourceCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	creds, err := r.CredentialsProvider.Retrieve(ctx)
+	if err != nil {
+		return creds, roleSourceError{err}
+	}
+	return creds, nil
+}
+
+type roleSourceError struct{ err error }
+
+func (e roleSourceError) Error() string {
+	return "the credentials to assume the role with: " + e.err.Error()
+}
+func (e roleSourceError) Unwrap() error { return e.err }

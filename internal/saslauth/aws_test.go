@@ -276,6 +276,10 @@ func TestAWSCredentialFailures(t *testing.T) {
 			},
 			opts: AWSOptions{Region: "eu-west-1"}, want: AWSWebIdentityRejected,
 		},
+		{name: "STS hangs", setup: func(_ *testing.T, _ string, sts *saslauthtest.STS) { sts.Hang() },
+			opts: withTimeout(role, 500*time.Millisecond), want: AWSTimedOut, source: "role"},
+		{name: "role without credentials to assume it with", opts: AWSOptions{RoleARN: role.RoleARN, Region: "eu-west-1"},
+			want: AWSCredentialsNotFound, source: "role arn:aws:iam::111122223333:role/kafka assumed with the AWS default credential chain"},
 		{
 			name: "STS unreachable",
 			setup: func(t *testing.T, _ string, _ *saslauthtest.STS) {
@@ -313,6 +317,26 @@ func TestAWSCredentialFailures(t *testing.T) {
 				t.Errorf("the error quotes the secret key: %v", err)
 			}
 		})
+	}
+}
+
+func withTimeout(opts AWSOptions, d time.Duration) AWSOptions {
+	opts.Timeout = d
+	return opts
+}
+
+func TestAWSCredentialsWhenTerraformCancels(t *testing.T) {
+	saslauthtest.IsolateAWS(t)
+	sts := saslauthtest.NewSTS(t)
+	t.Setenv("AWS_ENDPOINT_URL_STS", sts.URL)
+	sts.Hang()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	_, err := newAWS(t, AWSOptions{AccessKeyID: "AKIASTATIC", SecretAccessKey: "static-secret",
+		RoleARN: "arn:aws:iam::111122223333:role/kafka", Region: "eu-west-1"}).Retrieve(ctx)
+	var awsErr *AWSError
+	if errors.As(err, &awsErr) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v; want context.Canceled, not an AWSError (nothing is wrong with the credentials)", err)
 	}
 }
 

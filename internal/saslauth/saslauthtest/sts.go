@@ -23,6 +23,8 @@ type STS struct {
 	mu       sync.Mutex
 	lifetime time.Duration
 	refuse   string
+	hang     bool
+	release  chan struct{} // closed when the test ends, before the server stops
 	calls    []STSCall
 }
 
@@ -44,9 +46,10 @@ type Credentials struct {
 // NewSTS starts the fake; its credentials last an hour until SetLifetime.
 func NewSTS(t testing.TB) *STS {
 	t.Helper()
-	s := &STS{lifetime: time.Hour}
+	s := &STS{lifetime: time.Hour, release: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(s.release) }) // runs first: Close waits for hanging requests
 	s.URL = srv.URL
 	return s
 }
@@ -66,6 +69,14 @@ func (s *STS) Refuse(code string) {
 	s.refuse = code
 }
 
+// Hang makes every later request wait, unanswered, until its client gives
+// up or the test ends: an STS behind a firewall that drops packets.
+func (s *STS) Hang() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hang = true
+}
+
 // Calls returns the requests answered so far, oldest first.
 func (s *STS) Calls() []STSCall {
 	s.mu.Lock()
@@ -76,6 +87,16 @@ func (s *STS) Calls() []STSCall {
 var credentialInAuthorization = regexp.MustCompile(`Credential=([^/]+)/`)
 
 func (s *STS) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	hang := s.hang
+	s.mu.Unlock()
+	if hang {
+		select {
+		case <-r.Context().Done():
+		case <-s.release:
+		}
+		return
+	}
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return

@@ -30,8 +30,10 @@ type TokenServer struct {
 	cfg TokenConfig
 	srv *httptest.Server
 
-	mu     sync.Mutex
-	issued []Issued
+	mu       sync.Mutex
+	issued   []Issued
+	answer   http.HandlerFunc
+	requests int
 }
 
 // TokenConfig describes the client the server accepts and the tokens it
@@ -70,7 +72,30 @@ func (s *TokenServer) Issued() []Issued {
 	return append([]Issued(nil), s.issued...)
 }
 
+// AnswerWith makes h answer every later request instead of the endpoint
+// (a redirect, an HTML page, an error echoing the request); nil restores it.
+func (s *TokenServer) AnswerWith(h http.HandlerFunc) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answer = h
+}
+
+// Requests counts the requests received, whoever answered them.
+func (s *TokenServer) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests
+}
+
 func (s *TokenServer) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.requests++
+	answer := s.answer
+	s.mu.Unlock()
+	if answer != nil {
+		answer(w, r)
+		return
+	}
 	if r.Method != http.MethodPost || r.URL.Path != "/oauth2/token" {
 		http.NotFound(w, r)
 		return
