@@ -26,11 +26,15 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 }
 
 // requireTerraform points terraform-plugin-testing at the terraform on PATH.
-// Without it the harness would try to download one, which fails offline
-// with a confusing error; a missing terraform must fail the test, loudly,
-// never skip it.
+// Without TF_ACC the test is skipped, so a plain `go test ./...` needs Go
+// alone (`make test` sets it). With TF_ACC, a missing terraform fails the
+// test, loudly: the harness would otherwise try to download one, which
+// fails offline with a confusing error.
 func requireTerraform(t *testing.T) {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs the terraform CLI: set TF_ACC=1 (make test does)")
+	}
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
 		return
 	}
