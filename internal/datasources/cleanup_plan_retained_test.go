@@ -41,6 +41,12 @@ data "flinkagents_cleanup_plan" "follow" {
 %s
 }
 
+data "flinkagents_recovery_points" "orders" {
+  checkpoint_dir = data.flinkagents_cleanup_plan.follow.checkpoint_dir
+  savepoint_dir  = data.flinkagents_cleanup_plan.follow.savepoint_dir
+  operator_uid   = "agent-op"
+}
+
 resource "flinkagents_cleanup_boundary" "orders" {
   control_topic      = %q
   action_state_topic = %q
@@ -90,6 +96,14 @@ resource "flinkagents_cleanup_boundary" "orders" {
 				},
 				Config:           config("", keepSavepoints),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(followAddr, tfjsonpath.New("source_recovery_point"), knownvalue.StringExact(sp)),
+					// flinkagents_recovery_points lists in the same order.
+					statecheck.ExpectKnownValue("data.flinkagents_recovery_points.orders", tfjsonpath.New("points").AtSliceIndex(0).AtMapKey("path"),
+						knownvalue.StringExact(fmt.Sprintf("file:%s/chk-50", f.dir))),
+					statecheck.ExpectKnownValue("data.flinkagents_recovery_points.orders", tfjsonpath.New("points").AtSliceIndex(2).AtMapKey("path"),
+						knownvalue.StringExact(sp)),
+				},
 			},
 			{
 				Config:   config(`  select = "newest"`, keepSavepoints),

@@ -21,7 +21,7 @@ type Store interface {
 //
 // A pinned chk-N breaks once Flink retires it (state.checkpoints.num-retained);
 // a position in the list of retained points moves forward with the job
-// instead. Points are ordered by their markers (orderNewestFirst), so the
+// instead. Points are ordered by their markers (OrderNewestFirst), so the
 // oldest is the one whose markers are at or below every other point's on
 // every partition: following it keeps every listed point restorable.
 type Follow struct {
@@ -86,7 +86,7 @@ func (f Follow) choose(points []Point) Chosen {
 // child's name).
 //
 // Every listed point is read, and the points are ordered by their markers
-// (orderNewestFirst), not by file times: a savepoint copied with cp -r or
+// (OrderNewestFirst), not by file times: a savepoint copied with cp -r or
 // an object-store sync has the newest _metadata time but keeps its old
 // markers, and a boundary above them would make it unrestorable. Points
 // that cannot be ordered (cleanupplan.ErrUnorderedRecoveryPoints) fail the
@@ -123,7 +123,7 @@ func FromDirs(ctx context.Context, st Store, checkpointDir, savepointDir string,
 		if len(points) == 0 {
 			continue
 		}
-		if err := orderNewestFirst(points); err != nil {
+		if err := OrderNewestFirst(points); err != nil {
 			return Result{}, Chosen{Listed: len(points), Points: points}, err
 		}
 		chosen := f.choose(points)

@@ -37,14 +37,14 @@ func readPoints(ctx context.Context, st Store, listed []checkpoint.RecoveryPoint
 	return points, retired, checkpoint.RecoveryPoint{}, nil
 }
 
-// orderNewestFirst sorts points newest first by their markers
+// OrderNewestFirst sorts points newest first by their markers
 // (cleanupplan.SortByOffsets), never by file times: copying, syncing or
 // touching a point changes its _metadata time, not its markers. Points
 // with equal markers are equally restorable under any boundary; among
 // them checkpoints are newer than savepoints, a higher checkpoint ID newer
 // than a lower one, and savepoints are ordered by path, so the choice (and
 // the plan ID, which names the point) is the same on every run.
-func orderNewestFirst(points []Point) error {
+func OrderNewestFirst(points []Point) error {
 	err := cleanupplan.SortByOffsets(points, func(p Point) cleanupplan.Plan { return p.Plan }, func(a, b Point) int {
 		if a.Kind != b.Kind {
 			if a.Kind == checkpoint.KindSavepoint {
