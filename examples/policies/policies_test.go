@@ -219,6 +219,7 @@ func TestPolicies(t *testing.T) {
 	t.Run("topics", func(t *testing.T) { testTopicPolicies(t, providers) })
 	t.Run("boundary", func(t *testing.T) { testBoundaryPolicies(t, providers) })
 	t.Run("unknown", func(t *testing.T) { testUnknownPreview(t, providers) })
+	t.Run("restorable", func(t *testing.T) { testKeepRestorable(t, providers) })
 }
 
 // Rules (a) and (b).
@@ -399,4 +400,60 @@ resource "flinkagents_cleanup_boundary" "orders" {
 		t.Fatalf("records_to_delete = %v after creating the control topic, want 5", n)
 	}
 	allowed(t, "known preview", deny(t, known, nil))
+}
+
+// Rule (f): a boundary that makes a kept recovery point unrestorable.
+func testKeepRestorable(t *testing.T, providers string) {
+	e := acctest.New(t)
+	w := newWorkdir(t, e, providers)
+	data, control := e.Name("orders-action-state"), e.Name("orders-cleanup-control")
+	topicID := e.CreateTopic(data, 2, cleanup.DataTopicSettings)
+	e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	e.Produce(data, 2, 30)
+	pl, err := cleanupplan.New("file:/checkpoints/orders/chk-9", data, topicID, cleanupplan.Offsets{0: 20, 1: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const release = "file:/savepoints/orders/savepoint-release-1"
+	config := func(points string) string {
+		return fmt.Sprintf(`
+resource "flinkagents_cleanup_boundary" "orders" {
+  control_topic      = %q
+  action_state_topic = %q
+  plan_json          = <<-EOT
+%sEOT
+%s
+}
+`, control, data, pl.File(), points)
+	}
+	points := fmt.Sprintf(`  recovery_points = [
+    { path = "file:/checkpoints/orders/chk-9", topic = %[1]q, topic_id = %[2]q, offsets = { "0" = 20, "1" = 20 } },
+    { path = %[3]q, kind = "savepoint", topic = %[1]q, topic_id = %[2]q, offsets = { "0" = 20, "1" = 12 } },
+  ]`, data, topicID, release)
+	addr := "flinkagents_cleanup_boundary.orders"
+	keep := func(prefixes ...any) map[string]any {
+		return map[string]any{"params": map[string]any{"keep_restorable": prefixes}}
+	}
+
+	p := w.plan(config(points))
+	got := change(t, p, addr)["after"].(map[string]any)["unrestorable_points"]
+	want := []any{map[string]any{"path": release, "reason": "partition 1: marker 12 below new boundary 20"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("unrestorable_points = %v, want %v", got, want)
+	}
+	allowed(t, "nothing kept", deny(t, p, nil))
+	allowed(t, "checkpoints kept", deny(t, p, keep("file:/checkpoints/")))
+	expectDenied(t, "release savepoints kept", deny(t, p, keep("file:/savepoints/orders/savepoint-release-")),
+		"[keep-restorable] "+addr+": recovery point "+release)
+	expectDenied(t, "approved, still kept", deny(t, p, map[string]any{"params": keep(release)["params"], "approvals": map[string]any{"plan_ids": []any{pl.ID()}}}),
+		"[keep-restorable] "+addr)
+
+	// Fail closed: no recovery_points, or unknown unrestorable points.
+	bare := w.plan(config(""))
+	expectDenied(t, "no recovery_points", deny(t, bare, keep(release)), "[keep-restorable] "+addr+": no recovery_points given")
+	allowed(t, "no recovery_points, nothing kept", deny(t, bare, nil))
+	unknownPoints := clone(t, p)
+	delete(change(t, unknownPoints, addr)["after"].(map[string]any), "unrestorable_points")
+	change(t, unknownPoints, addr)["after_unknown"].(map[string]any)["unrestorable_points"] = true
+	expectDenied(t, "unknown unrestorable_points", deny(t, unknownPoints, keep(release)), "[keep-restorable] "+addr+": unrestorable_points is unknown")
 }

@@ -95,7 +95,9 @@ type RecoveryPoint struct {
 // copies did to file times); savepoints by _metadata time, newest first,
 // equal times by directory name, descending; the two sequences merged by
 // _metadata time, newest first, a checkpoint before a savepoint of the same
-// time. Each sequence keeps its own order in the merge.
+// time. Each sequence keeps its own order in the merge. File times change
+// when a point is copied or synced, so this is only the listing's order:
+// what a boundary may follow is ordered by markers (recoveryplan).
 func FindRecoveryPoints(ctx context.Context, l Lister, checkpointDir, savepointDir string) ([]RecoveryPoint, error) {
 	var checkpoints, savepoints []RecoveryPoint
 	var err error

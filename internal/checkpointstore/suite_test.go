@@ -43,6 +43,7 @@ func runSuite(t *testing.T, be *backend) {
 	t.Run("denied", func(t *testing.T) { testDenied(t, be) })
 	t.Run("large", func(t *testing.T) { testLarge(t, be) })
 	t.Run("list", func(t *testing.T) { testList(t, be) })
+	t.Run("follow", func(t *testing.T) { testFollow(t, be) })
 }
 
 func newRouter(t *testing.T, be *backend, rewrites ...Rewrite) *Router {

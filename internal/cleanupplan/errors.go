@@ -29,6 +29,11 @@ var (
 	// ErrIncomparablePlans: two recorded plans neither advance nor equal each
 	// other, so there is no single boundary to enforce.
 	ErrIncomparablePlans = errors.New("incomparable plans in control topic")
+	// ErrUnorderedRecoveryPoints: two recovery points' markers name
+	// different topics or partition sets, or each is ahead of the other on
+	// some partition, so neither is older: no boundary can be derived
+	// without guessing which of them may become unrestorable.
+	ErrUnorderedRecoveryPoints = errors.New("recovery points cannot be ordered by their markers")
 	// ErrBackwardMove: a plan would lower the boundary for some partition.
 	ErrBackwardMove = errors.New("cleanup boundary would move backward")
 	// ErrUnreadableRecord: a control record's value is not a control record

@@ -80,6 +80,7 @@ type cleanupPlanModel struct {
 	OperatorID           types.String   `tfsdk:"operator_id"`
 	MarkerCount          types.Int64    `tfsdk:"marker_count"`
 	FlinkMetadataVersion types.Int64    `tfsdk:"flink_metadata_version"`
+	RecoveryPoints       types.List     `tfsdk:"recovery_points"`
 }
 
 func (d *cleanupPlanDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -93,7 +94,13 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 			"Flink deletes retained checkpoints (`chk-N`) beyond `state.checkpoints.num-retained` as new ones complete, so a plan pinned to " +
 			"one with `checkpoint_path` fails once it retires. To follow the job instead, set `checkpoint_dir` (and/or `savepoint_dir`): " +
 			"the plan derives from one of the complete recovery points found there, the oldest by default (`select`, `nth_newest`), and moves " +
-			"forward as Flink retires checkpoints. `source_recovery_point` and `checkpoint_id` say which point was chosen.",
+			"forward as Flink retires checkpoints. `source_recovery_point` and `checkpoint_id` say which point was chosen.\n\n" +
+			"Following reads the markers of every complete point found and orders the points **by their markers**, never by file " +
+			"times: a savepoint copied with `cp -r`, `aws s3 sync` or `gsutil cp` keeps its place, and the oldest point (the " +
+			"default) is the one whose markers are at or below every other point's on every partition, so a boundary derived " +
+			"from it keeps every point found restorable. Points that cannot be ordered (each ahead of the other on some " +
+			"partition, or naming different topics) are an error naming both, never a guess. `recovery_points` lists them " +
+			"all, for `flinkagents_cleanup_boundary`'s `recovery_points` and `keep_restorable`.",
 		Attributes: map[string]schema.Attribute{
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -119,15 +126,15 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 			"savepoint_dir": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "A directory holding `savepoint-*` directories (`state.savepoints.dir`), as for `checkpoint_dir`; " +
-					"with both, the points of the two are merged in the order of `data.flinkagents_recovery_points`. Savepoints are " +
-					"never retired by Flink: an old one kept here stays the oldest point, and holds the boundary below it.",
+					"with both, the points of the two are ordered together by their markers. Savepoints are never retired by Flink: " +
+					"an old one kept here stays the oldest point, however often it is copied, and holds the boundary below it.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"select": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "With `checkpoint_dir`/`savepoint_dir`: which complete recovery point the plan follows, `oldest` " +
 					"(the default: every retained point stays restorable) or `newest` (cleans the most; only the newest stays restorable). " +
-					"Points are ordered as `data.flinkagents_recovery_points` lists them.",
+					"Points are ordered by their markers (see above), not by file times.",
 				Validators: []validator.String{
 					stringvalidator.OneOf(selectOldest, selectNewest),
 					stringvalidator.ConflictsWith(path.MatchRoot("nth_newest")),
@@ -169,6 +176,7 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 			"operator_id":            schema.StringAttribute{Computed: true, MarkdownDescription: "The operator the markers were read from, as 32 hex digits (null for plan_json)."},
 			"marker_count":           schema.Int64Attribute{Computed: true, MarkdownDescription: "How many recovery markers the union state held (null for plan_json)."},
 			"flink_metadata_version": schema.Int64Attribute{Computed: true, MarkdownDescription: "The `_metadata` format version (4: Flink 1.20, 5: 2.0, 6: 2.1+; null for plan_json)."},
+			"recovery_points":        recoveryPointsAttribute(),
 		},
 		Blocks: map[string]schema.Block{"timeouts": readTimeoutBlock(ctx)},
 	}
@@ -202,9 +210,11 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 			return
 		}
 		m.setPlan(&plan, nil)
+		m.RecoveryPoints = types.ListNull(tfconv.RecoveryPointType)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 		return
 	}
+	m.RecoveryPoints = types.ListNull(tfconv.RecoveryPointType)
 	readCtx, cancel, diags := withReadDeadline(ctx, m.Timeouts)
 	defer cancel()
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
@@ -265,7 +275,11 @@ func (m *cleanupPlanModel) follow(ctx context.Context, store *checkpointstore.Ro
 	logCheckpointReads(ctx, store, chosen.Point.Path)
 	switch {
 	case errors.Is(err, recoveryplan.ErrNoRecoveryPoints):
+		m.RecoveryPoints = tfconv.RecoveryPoints(nil)
 		diags.Append(diagnostics.NoRecoveryPointToFollow(op, err))
+		return derived, false
+	case errors.Is(err, cleanupplan.ErrUnorderedRecoveryPoints):
+		diags.Append(diagnostics.UnorderedRecoveryPoints(op, err))
 		return derived, false
 	case errors.Is(err, recoveryplan.ErrRetiredWhileReading):
 		diags.Append(diagnostics.RecoveryPointsRetiredWhileReading(op, err))
@@ -277,10 +291,11 @@ func (m *cleanupPlanModel) follow(ctx context.Context, store *checkpointstore.Ro
 		diags.Append(diagnostics.FromCheckpointError(op, err))
 		return derived, false
 	case err != nil:
-		diags.Append(diagnostics.FromPlanningError(fmt.Sprintf("reading recovery markers from %s %q, number %d of the %d recovery points "+
-			"newest first (%s)", chosen.Point.Kind, chosen.Point.Path, chosen.Position, chosen.Listed, op), err))
+		diags.Append(diagnostics.FromPlanningError(fmt.Sprintf("reading recovery markers from %s %q, one of the %d recovery points "+
+			"listed (%s; every point is read, so that none is made unrestorable)", chosen.Point.Kind, chosen.Point.Path, chosen.Listed, op), err))
 		return derived, false
 	}
+	m.RecoveryPoints = tfconv.RecoveryPoints(chosen.Points)
 	if chosen.Clamped {
 		diags.Append(diagnostics.FewerRecoveryPointsThanNthNewest(f.NthNewest, chosen.Listed, chosen.Point.Path))
 	}

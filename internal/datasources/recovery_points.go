@@ -87,9 +87,12 @@ func (d *recoveryPointsDataSource) Schema(ctx context.Context, _ datasource.Sche
 			"with `select` or `nth_newest`: it chooses in this order, and keeps working when there are fewer points than asked for " +
 			"(`points[2].path` would fail the plan).\n\n" +
 			"A point is complete when it holds `_metadata` (Flink writes it last); a `chk-N` without it is in progress or aborted and " +
-			"is not listed. **Order** (a total order, newest first): checkpoints by checkpoint ID, highest first; savepoints by the " +
-			"modification time of `_metadata`, newest first, equal times by directory name, descending; the two sequences merged " +
-			"by `_metadata` time, newest first, a checkpoint before a savepoint of the same time. A point Flink removes while it " +
+			"is not listed. **Order**: newest first by the points' recovery markers, as `flinkagents_cleanup_plan` chooses, never " +
+			"by file times, so a savepoint copied with `cp -r` or an object-store sync keeps its place; points with equal markers: " +
+			"checkpoints before savepoints, higher checkpoint IDs first, savepoints by path. Points that cannot be ordered " +
+			"(each ahead of the other on some partition, or naming different topics) fail the read, naming both. Only when " +
+			"`ignore_unreadable` lists points without markers is the order the listing's: checkpoints by ID, savepoints by " +
+			"`_metadata` time, merged by `_metadata` time (a warning names the unreadable points). A point Flink removes while it " +
 			"is being read (a subsumed checkpoint) is left out.",
 		Attributes: map[string]schema.Attribute{
 			"checkpoint_dir": schema.StringAttribute{
@@ -193,8 +196,10 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 	sel := checkpoint.Selector{UID: m.OperatorUID.ValueString(), UIDHash: m.OperatorUIDHash.ValueString()}
 	m.Points = make([]recoveryPointModel, 0, len(found))
 	var unreadable []string
+	var readable []recoveryplan.Point
+	byPath := make(map[string]recoveryPointModel, len(found))
 	for _, p := range found {
-		pm, problem, stopped := readPoint(ctx, store, p, sel)
+		pm, derived, problem, stopped := readPoint(ctx, store, p, sel)
 		if stopped {
 			// The store did not answer or the read was cancelled: that is
 			// not a property of this point, and the next would wait too.
@@ -212,11 +217,22 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 			}
 			unreadable = append(unreadable, p.Path)
 			pm.Error = types.StringValue(problem.Detail())
+		} else {
+			readable = append(readable, recoveryplan.Point{RecoveryPoint: p, Result: derived})
+			byPath[p.Path] = pm
 		}
 		m.Points = append(m.Points, pm)
 	}
 	if len(unreadable) > 0 {
 		resp.Diagnostics.Append(diagnostics.UnreadableRecoveryPointsListed(unreadable))
+	} else {
+		if err := recoveryplan.OrderNewestFirst(readable); err != nil {
+			resp.Diagnostics.Append(diagnostics.UnorderedRecoveryPoints(op, err))
+			return
+		}
+		for i, p := range readable {
+			m.Points[i] = byPath[p.Path]
+		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
@@ -224,7 +240,7 @@ func (d *recoveryPointsDataSource) Read(ctx context.Context, req datasource.Read
 // readPoint reads one point's markers and merges them as a plan would. On
 // failure it returns what is known without the markers and the diagnostic;
 // stopped reports a read that timed out or was cancelled.
-func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (_ recoveryPointModel, _ diag.Diagnostic, stopped bool) {
+func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (_ recoveryPointModel, _ recoveryplan.Result, _ diag.Diagnostic, stopped bool) {
 	pm := recoveryPointModel{
 		Path:         types.StringValue(p.Path),
 		Kind:         types.StringValue(string(p.Kind)),
@@ -245,14 +261,14 @@ func readPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.Recovery
 		pm.CheckpointID = types.Int64Value(derived.Read.CheckpointID)
 	}
 	if err != nil {
-		return pm, diagnostics.FromPlanningError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+		return pm, derived, diagnostics.FromPlanningError(op, err), errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 	}
 	plan := derived.Plan
 	pm.Topic = types.StringValue(plan.Topic)
 	pm.TopicID = types.StringValue(plan.TopicID)
 	pm.PlanID = types.StringValue(plan.ID())
 	pm.Offsets = tfconv.Offsets(plan.Offsets)
-	return pm, nil, false
+	return pm, derived, nil, false
 }
 
 func nonEmpty(ss ...string) []string {

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 )
 
 // rangeList renders ranges as "partition 3 [0, 120), ..." for a sentence,
@@ -120,4 +121,37 @@ func PlanJSONRequired(attr path.Path) diag.Diagnostic {
 		"A new flinkagents_cleanup_boundary needs plan_json: data.flinkagents_cleanup_plan.<name>.plan_json, or file(\"plan.json\") "+
 			"written by the Java tool's plan command. plan_json may be omitted only on a boundary adopted with terraform import, which keeps "+
 			"the plan recorded in the control topic.")
+}
+
+// BoundaryWouldMakeKeptPointUnrestorable refuses, at plan time, a boundary
+// after which the runtime would refuse to restore a point keep_restorable
+// names.
+func BoundaryWouldMakeKeptPointUnrestorable(planID, source, point, prefix string, r cleanupplan.RestoreRefusal) diag.Diagnostic {
+	where := r.Reason
+	if r.Partition >= 0 {
+		where = fmt.Sprintf("on partition %d its marker is %d and the new boundary is %d (%s)", r.Partition, r.Marker, r.Boundary, r.Reason)
+	}
+	return diag.NewAttributeErrorDiagnostic(path.Root("keep_restorable"), "Boundary Would Make A Kept Recovery Point Unrestorable",
+		fmt.Sprintf("While planning cleanup boundary %s (derived from %q): recovery point %q matches keep_restorable entry %q, "+
+			"but once this boundary is recorded the runtime refuses to restore it: %s. Nothing was written or deleted.\n\n"+
+			"To keep it restorable, derive the plan from a point at or below it: in data.flinkagents_cleanup_plan use "+
+			"select = \"oldest\" (the default, which orders points by their markers) or a larger nth_newest, or pin "+
+			"checkpoint_path to this point. If the point may go, remove it from keep_restorable.", planID, source, point, prefix, where))
+}
+
+// KeepRestorableMatchesNoPoint refuses a keep_restorable entry (attr) that
+// names none of the recovery points given: it would protect nothing.
+func KeepRestorableMatchesNoPoint(attr path.Path, prefix string, points int) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Kept Recovery Point Not Found",
+		fmt.Sprintf("keep_restorable entry %q is not a prefix of any of the %d paths in recovery_points, so it protects nothing. "+
+			"Nothing was written or deleted. Check the spelling against data.flinkagents_cleanup_plan.<name>.recovery_points[*].path "+
+			"(the directory string as given, joined with the point's name); if the point was deleted on purpose, remove the entry.", prefix, points))
+}
+
+// InvalidRecoveryPointInput refuses a recovery_points element (attr) whose
+// markers do not form a valid plan: it cannot be compared with a boundary.
+func InvalidRecoveryPointInput(attr path.Path, point string, err error) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Recovery Point",
+		fmt.Sprintf("Recovery point %q cannot be compared with the boundary, so nothing was written or deleted. Pass "+
+			"data.flinkagents_cleanup_plan.<name>.recovery_points unchanged.\n\nOriginal error: %v", point, err))
 }

@@ -121,3 +121,14 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprintf("%d%s", n, suffix)
 }
+
+// UnorderedRecoveryPoints refuses to follow directories holding recovery
+// points that cannot be ordered by their markers.
+func UnorderedRecoveryPoints(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Recovery Points Cannot Be Ordered",
+		detail(op, "Points are ordered by their recovery markers, not by file times, so that a boundary never makes a point "+
+			"found here unrestorable. The two points named below cannot be ordered: one is ahead on some partition and behind on "+
+			"another, or they belong to different topics. Nothing was planned. Check that checkpoint_dir and savepoint_dir hold the "+
+			"points of this one job (one action-state topic); move a point that belongs elsewhere out of these directories, or pin "+
+			"the point to keep with checkpoint_path.", err))
+}

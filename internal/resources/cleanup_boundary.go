@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -59,6 +60,9 @@ type boundaryModel struct {
 	RecordsToDelete     types.Int64    `tfsdk:"records_to_delete"`
 	DeleteRanges        types.List     `tfsdk:"delete_ranges"`
 	Partitions          types.Map      `tfsdk:"partitions"`
+	RecoveryPoints      types.List     `tfsdk:"recovery_points"`     // cleanup_boundary_restorable.go
+	KeepRestorable      types.List     `tfsdk:"keep_restorable"`     // cleanup_boundary_restorable.go
+	UnrestorablePoints  types.List     `tfsdk:"unrestorable_points"` // cleanup_boundary_restorable.go
 }
 
 // statusNotRecorded is shown when the control topic does not hold this
@@ -84,7 +88,9 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "A checkpoint-aligned cleanup boundary. Applying it records the plan as COMMITTED in the control topic, " +
 			"then deletes action-state records below it, verifies, and records APPLIED: the Flink Agents runtime refuses restores " +
 			"below a recorded boundary. `terraform plan` refuses a plan that would move the boundary backward and shows " +
-			"what the apply deletes before anything happens, one line per partition in `partitions`. Boundaries are permanent: destroying this resource only forgets it.",
+			"what the apply deletes before anything happens, one line per partition in `partitions`. Boundaries are permanent: destroying this resource only forgets it.\n\n" +
+			"Given the job's `recovery_points`, the plan lists in `unrestorable_points` every point the boundary would make " +
+			"unrestorable, and refuses one that `keep_restorable` names.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "The control topic name.",
@@ -162,6 +168,7 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true}),
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, restorableAttributes())
 }
 
 func (r *boundaryResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -207,6 +214,9 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	setPlanFields(&plan, p)
 	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
+	if plan.planRestorable(ctx, p, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	if !plan.ControlTopic.IsUnknown() {
 		plan.ID = plan.ControlTopic
 		if r.clients != nil {
@@ -383,17 +393,20 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	m := boundaryModel{
-		ID:                types.StringValue(control),
-		ControlTopic:      types.StringValue(control),
-		ControlTopicID:    types.StringNull(), // the Read that follows fills it
-		ActionStateTopic:  types.StringValue(latest.Plan.Topic),
-		PlanJSON:          newPlanJSON(string(latest.Plan.File())),
-		Timeouts:          nullTimeouts(),
-		Status:            types.StringValue(string(latest.Status)),
-		CommittedBoundary: tfconv.Offsets(log.Boundary()),
-		RecordsToDelete:   types.Int64Value(0),
-		DeleteRanges:      tfconv.DeleteRanges(nil),
-		Partitions:        tfconv.PartitionChanges(log.Boundary(), nil),
+		ID:                 types.StringValue(control),
+		ControlTopic:       types.StringValue(control),
+		ControlTopicID:     types.StringNull(), // the Read that follows fills it
+		ActionStateTopic:   types.StringValue(latest.Plan.Topic),
+		PlanJSON:           newPlanJSON(string(latest.Plan.File())),
+		Timeouts:           nullTimeouts(),
+		Status:             types.StringValue(string(latest.Status)),
+		CommittedBoundary:  tfconv.Offsets(log.Boundary()),
+		RecordsToDelete:    types.Int64Value(0),
+		DeleteRanges:       tfconv.DeleteRanges(nil),
+		Partitions:         tfconv.PartitionChanges(log.Boundary(), nil),
+		RecoveryPoints:     types.ListNull(tfconv.RecoveryPointType),
+		KeepRestorable:     types.ListNull(types.StringType),
+		UnrestorablePoints: types.ListNull(unrestorablePointType),
 	}
 	setPlanFields(&m, latest.Plan)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

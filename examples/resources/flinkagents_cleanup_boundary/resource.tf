@@ -20,3 +20,19 @@ resource "flinkagents_cleanup_boundary" "orders" {
 
 # A plan file written by the Java tool works the same way:
 #   plan_json = file("${path.module}/cleanup-plan.json")
+
+# Following a job's directories, with the points that must stay restorable:
+# terraform plan lists in unrestorable_points every point the boundary would
+# make unrestorable, and refuses one that keep_restorable names.
+data "flinkagents_cleanup_plan" "followed" {
+  checkpoint_dir = "s3://flink-checkpoints/orders/7f3a9c0b1d2e3f405162738495a6b7c8"
+  savepoint_dir  = "s3://flink-savepoints/orders"
+}
+
+resource "flinkagents_cleanup_boundary" "followed" {
+  control_topic      = flinkagents_cleanup_control_topic.orders.name
+  action_state_topic = flinkagents_action_state_topic.orders.name
+  plan_json          = data.flinkagents_cleanup_plan.followed.plan_json
+  recovery_points    = data.flinkagents_cleanup_plan.followed.recovery_points
+  keep_restorable    = ["s3://flink-savepoints/orders/savepoint-3f9a1c-5f6e7d8c9b0a"]
+}

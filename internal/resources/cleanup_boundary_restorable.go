@@ -1,0 +1,163 @@
+package resources
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+// The boundary's view of the recovery points it may make unrestorable:
+// recovery_points in, keep_restorable as the rule, unrestorable_points out.
+
+// unrestorablePointType is one entry of unrestorable_points.
+var unrestorablePointType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"path":   types.StringType,
+	"reason": types.StringType,
+}}
+
+// recoveryPointInput is one element of recovery_points
+// (tfconv.RecoveryPointType).
+type recoveryPointInput struct {
+	Path         types.String `tfsdk:"path"`
+	Kind         types.String `tfsdk:"kind"`
+	CheckpointID types.Int64  `tfsdk:"checkpoint_id"`
+	Topic        types.String `tfsdk:"topic"`
+	TopicID      types.String `tfsdk:"topic_id"`
+	Offsets      types.Map    `tfsdk:"offsets"`
+}
+
+func restorableAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"recovery_points": schema.ListNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "The recovery points this boundary must be checked against, usually " +
+				"`data.flinkagents_cleanup_plan.<name>.recovery_points` (every complete point in its `checkpoint_dir`/`savepoint_dir`). " +
+				"Each point's markers are compared with the plan's offsets at plan time; the points the boundary would make " +
+				"unrestorable are listed in `unrestorable_points`. A new checkpoint changes this list, so with it set each run " +
+				"plans an in-place update that only records the new list (the apply finds the plan already APPLIED).",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"path":          schema.StringAttribute{Required: true, MarkdownDescription: "The point's path, as `keep_restorable` matches it."},
+				"kind":          schema.StringAttribute{Optional: true, MarkdownDescription: "`checkpoint` or `savepoint` (informational)."},
+				"checkpoint_id": schema.Int64Attribute{Optional: true, MarkdownDescription: "Its checkpoint ID (informational)."},
+				"topic":         schema.StringAttribute{Required: true, MarkdownDescription: "The action-state topic its markers name."},
+				"topic_id":      schema.StringAttribute{Required: true, MarkdownDescription: "Its topic ID (Java form)."},
+				"offsets": schema.MapAttribute{Required: true, ElementType: types.Int64Type,
+					MarkdownDescription: "Its markers by partition (the minimum over the point's markers)."},
+			}},
+		},
+		"keep_restorable": schema.ListAttribute{
+			Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Paths or path prefixes of recovery points that must stay restorable (for example last week's " +
+				"release savepoint, or `\"s3://ckpt/savepoints/\"` for every savepoint). Matched as prefixes against " +
+				"`recovery_points[*].path`. `terraform plan` refuses a boundary that would make a matching point unrestorable, " +
+				"naming the point, partition and offsets, and refuses an entry that matches no point (a typo, or the point is gone) " +
+				"rather than protect nothing.",
+			Validators: []validator.List{
+				listvalidator.AlsoRequires(path.MatchRoot("recovery_points")),
+				listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+			},
+		},
+		"unrestorable_points": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "Known at plan time: the points of `recovery_points` that the runtime would refuse to restore once " +
+				"this boundary is recorded (a marker below the plan's offset on some partition, or markers naming another topic or " +
+				"partition set), with the reason (`partition 2: marker 60 below new boundary 90`). Empty when every point stays " +
+				"restorable; null without `recovery_points`. For policies on `terraform show -json`.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"path":   schema.StringAttribute{Computed: true, MarkdownDescription: "The point's path."},
+				"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why a restore from it would be refused."},
+			}},
+		},
+	}
+}
+
+// planRestorable fills unrestorable_points for boundary p from
+// recovery_points, and refuses a boundary that makes a point matching
+// keep_restorable unrestorable, or a keep_restorable entry that matches no
+// point. Unknown inputs leave the list unknown: Terraform plans again with
+// them known before applying, and the check runs then.
+func (m *boundaryModel) planRestorable(ctx context.Context, p cleanupplan.Plan, diags *diag.Diagnostics) {
+	switch {
+	case m.RecoveryPoints.IsNull():
+		m.UnrestorablePoints = types.ListNull(unrestorablePointType)
+		return
+	case m.RecoveryPoints.IsUnknown() || m.KeepRestorable.IsUnknown():
+		m.UnrestorablePoints = types.ListUnknown(unrestorablePointType)
+		return
+	}
+	var inputs []recoveryPointInput
+	var keep []types.String
+	diags.Append(m.RecoveryPoints.ElementsAs(ctx, &inputs, false)...)
+	diags.Append(m.KeepRestorable.ElementsAs(ctx, &keep, true)...)
+	if diags.HasError() {
+		return
+	}
+	matched := make([]bool, len(keep))
+	unrestorable := []attr.Value{}
+	for i, in := range inputs {
+		if in.Path.IsUnknown() || in.Topic.IsUnknown() || in.TopicID.IsUnknown() || in.Offsets.IsUnknown() {
+			m.UnrestorablePoints = types.ListUnknown(unrestorablePointType)
+			return
+		}
+		at := path.Root("recovery_points").AtListIndex(i)
+		point, ok := pointPlan(ctx, at, in, diags)
+		if !ok {
+			return
+		}
+		var kept []string
+		for k, prefix := range keep {
+			if !prefix.IsUnknown() && strings.HasPrefix(point.SourceRecoveryPoint, prefix.ValueString()) {
+				matched[k] = true
+				kept = append(kept, prefix.ValueString())
+			}
+		}
+		refusal, refused := p.RefusesRestoreOf(point)
+		if !refused {
+			continue
+		}
+		unrestorable = append(unrestorable, types.ObjectValueMust(unrestorablePointType.AttrTypes, map[string]attr.Value{
+			"path": types.StringValue(point.SourceRecoveryPoint), "reason": types.StringValue(refusal.Reason),
+		}))
+		if len(kept) > 0 {
+			diags.Append(diagnostics.BoundaryWouldMakeKeptPointUnrestorable(p.ID(), p.SourceRecoveryPoint, point.SourceRecoveryPoint, kept[0], refusal))
+		}
+	}
+	for k, prefix := range keep {
+		if !prefix.IsUnknown() && !matched[k] {
+			diags.Append(diagnostics.KeepRestorableMatchesNoPoint(path.Root("keep_restorable").AtListIndex(k), prefix.ValueString(), len(inputs)))
+		}
+	}
+	m.UnrestorablePoints = types.ListValueMust(unrestorablePointType, unrestorable)
+}
+
+// pointPlan validates one recovery_points element as the plan its markers
+// would make (the same rules as a plan's), so a malformed point is refused
+// instead of silently compared.
+func pointPlan(ctx context.Context, at path.Path, in recoveryPointInput, diags *diag.Diagnostics) (cleanupplan.Plan, bool) {
+	var raw map[string]int64
+	if d := in.Offsets.ElementsAs(ctx, &raw, false); d.HasError() {
+		diags.Append(d...)
+		return cleanupplan.Plan{}, false
+	}
+	offsets, err := tfconv.ParseOffsets(raw)
+	if err == nil {
+		var point cleanupplan.Plan
+		if point, err = cleanupplan.New(in.Path.ValueString(), in.Topic.ValueString(), in.TopicID.ValueString(), offsets); err == nil {
+			return point, true
+		}
+	}
+	diags.Append(diagnostics.InvalidRecoveryPointInput(at, in.Path.ValueString(), err))
+	return cleanupplan.Plan{}, false
+}
