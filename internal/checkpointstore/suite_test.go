@@ -24,8 +24,8 @@ import (
 // project's fixture generator, and savepoints written by
 // checkpoint.WriteSavepoint.
 
-func TestS3(t *testing.T)    { runSuite(t, newS3Backend(t)) }
-func TestGCS(t *testing.T)   { runSuite(t, newGCSBackend(t)) }
+func TestS3(t *testing.T)  { runSuite(t, newS3Backend(t)) }
+func TestGCS(t *testing.T) { runSuite(t, newGCSBackend(t)) }
 
 const (
 	upstreamDir  = "../checkpoint/testdata/flink-upstream"
