@@ -3,8 +3,8 @@
 package realkafka
 
 import (
-	"bytes"
 	"context"
+	"crypto/rand"
 	"fmt"
 	"regexp"
 	"slices"
@@ -75,12 +75,15 @@ func TestClusterReplicationInterruptedRaise(t *testing.T) {
 				t.Fatalf("throttle %v on broker %d: %v", on, b, err)
 			}
 		}
+		if !on {
+			return // the topic's throttled-replica lists do nothing without a rate
+		}
 		resps, err := adm.AlterTopicConfigs(ctx, replicas, name)
 		if err == nil {
 			err = firstConfigErr(resps)
 		}
 		if err != nil {
-			t.Fatalf("throttle %v on %s: %v", on, name, err)
+			t.Fatalf("throttle on %s: %v", name, err)
 		}
 	}
 	t.Cleanup(func() { throttle(false) })
@@ -100,7 +103,20 @@ func TestClusterReplicationInterruptedRaise(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)raising\s+the\s+replication\s+factor.*the\s+next\s+apply\s+waits\s+for\s+it`),
 			},
 			{
-				// The refresh sees the reassignment under way; the raise is still planned.
+				// The refresh sees the reassignment under way: state says 1,
+				// the replicas every partition holds in sync, whatever the
+				// failed update left there.
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: func(s *terraform.State) error {
+					if got := s.RootModule().Resources[truthAddr].Primary.Attributes["replication_factor"]; got != "1" {
+						return fmt.Errorf("replication_factor after refreshing mid-reassignment: %s, want 1", got)
+					}
+					return nil
+				},
+			},
+			{
+				// So the raise is still planned.
 				Config:             replicationConfig(e, name, 3, `timeouts { update = "5s" }`),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
@@ -205,13 +221,16 @@ func waitPartitionInSync(t *testing.T, adm *kadm.Client, topic string, p int32, 
 	}
 }
 
-// produceBytes writes n records of size bytes to each partition.
+// produceBytes writes n keyed records (the topic is compacted) of size
+// random bytes, which no compression shrinks, to each partition.
 func produceBytes(t *testing.T, cl *kgo.Client, topic string, partitions int32, n, size int) {
 	t.Helper()
 	var recs []*kgo.Record
 	for p := range partitions {
-		for range n {
-			recs = append(recs, &kgo.Record{Topic: topic, Partition: p, Value: bytes.Repeat([]byte{'x'}, size)})
+		for i := range n {
+			value := make([]byte, size)
+			_, _ = rand.Read(value)
+			recs = append(recs, &kgo.Record{Topic: topic, Partition: p, Key: fmt.Appendf(nil, "k-%d-%d", p, i), Value: value})
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
