@@ -338,7 +338,7 @@ kafka_start_zookeeper() {
   # tickTime 1000: sessions may last 2-20 s, so the brokers' 6 s session is honoured.
   printf '%s\n' "dataDir=$zd/data" "clientPort=$port" "clientPortAddress=127.0.0.1" \
     tickTime=1000 initLimit=10 syncLimit=5 maxClientCnxns=0 admin.enableServer=false \
-    4lw.commands.whitelist=ruok >"$zd/zoo.cfg"
+    4lw.commands.whitelist=ruok,dump >"$zd/zoo.cfg"
   # shellcheck disable=SC2086
   nohup java -Xms32m -Xmx128m $KAFKA_JVM_OPTS -Dkafka.logs.dir="$zd/logs" \
     -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-broker.properties" \
@@ -362,6 +362,20 @@ kafka_start_zookeeper() {
     sleep 0.2
   done
   KAFKA_ZOOKEEPER_CONNECT="127.0.0.1:$port"
+}
+
+# kafka_zookeeper_wait_unregistered ID DEADLINE: wait until broker ID's
+# ZooKeeper registration is gone. A killed broker's session outlives it by up
+# to zookeeper.session.timeout.ms, and a broker started meanwhile finds its ID
+# taken and exits. Needs KAFKA_ZOOKEEPER_CONNECT.
+kafka_zookeeper_wait_unregistered() {
+  local port="${KAFKA_ZOOKEEPER_CONNECT##*:}" dump
+  while :; do
+    dump="$( (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf dump >&3 && timeout 2 cat <&3) 2>/dev/null || true)"
+    grep -q "/brokers/ids/$1\$" <<<"$dump" || return 0
+    (($(date +%s) < $2)) || { kafka_log "broker $1 is still registered in ZooKeeper"; return 1; }
+    sleep 0.5
+  done
 }
 
 # kafka_metadata_properties ID QUORUM: the server.properties lines that make
