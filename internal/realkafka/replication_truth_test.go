@@ -27,7 +27,10 @@ import (
 const truthAddr = "flinkagents_action_state_topic.orders"
 
 // replicationConfig is one action-state topic of two partitions with
-// replication factor rf and extra lines inside the block.
+// replication factor rf and extra lines inside the block. Its
+// min.insync.replicas is 1: the cluster's default of 2 refuses acks=all
+// writes to a one-replica topic on Kafka 3.6 (ZooKeeper mode; 4.4 in KRaft
+// mode accepted them).
 func replicationConfig(e *acctest.Env, name string, rf int, extra string) string {
 	return e.Provider() + fmt.Sprintf(`
 resource "flinkagents_action_state_topic" "orders" {
@@ -35,6 +38,7 @@ resource "flinkagents_action_state_topic" "orders" {
   partitions          = 2
   replication_factor  = %d
   deletion_protection = false
+  config              = { "min.insync.replicas" = "1" }
   %s
 }
 `, name, rf, extra)
