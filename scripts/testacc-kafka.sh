@@ -15,7 +15,9 @@
 #   cluster    internal/realkafka TestCluster*: leader kills during an apply
 #
 # Knobs: TESTACC_KAFKA_PASSES (space-separated subset of the names above,
-# default all), TESTACC_KAFKA_WORKDIR (kept when set; default a temp dir
+# default all), TESTACC_KAFKA_RUN (a go test -run pattern for the listener
+# passes, default all tests), TESTACC_KAFKA_CLUSTER_RUN (the cluster pass's,
+# default TestCluster), KAFKA_VERSION and KAFKA_METADATA_MODE (scripts/kafka), TESTACC_KAFKA_WORKDIR (kept when set; default a temp dir
 # removed on success), GOTEST (default `go test`), GOFLAGS as usual.
 # Brokers are always stopped on exit, whatever happens.
 set -euo pipefail
@@ -72,7 +74,7 @@ run() {
 
 # acceptance: the provider's suite with env already set for one listener.
 acceptance() {
-  TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m \
+  TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m ${TESTACC_KAFKA_RUN:+-run "$TESTACC_KAFKA_RUN"} \
     -tags interop ./internal/resources/... ./internal/datasources/... ./interop/...
 }
 
@@ -152,14 +154,14 @@ if wants cluster; then
   scripts/kafka/start-cluster.sh "$cluster" >"$work/start-cluster.log" 2>&1 ||
     { cat "$work/start-cluster.log" >&2; echo "testacc-kafka: cluster did not start" >&2; exit 1; }
   summary+=("$(printf '%-10s up    %4ds' "cluster" "$((SECONDS - t0))")")
-  run cluster realkafka 'TestCluster' "$cluster/env.sh"
+  run cluster realkafka "${TESTACC_KAFKA_CLUSTER_RUN:-TestCluster}" "$cluster/env.sh"
   scripts/kafka/stop.sh "$cluster" >/dev/null 2>&1 || true
   started_cluster=0
 fi
 
 version=$(cat "$single/env.sh" "$cluster/env.sh" 2>/dev/null | sed -n 's/^export KAFKA_VERSION=//p' | head -1 || true)
 echo
-echo "=== testacc-kafka summary (Apache Kafka ${version:-?}, $(nproc) cores)"
+echo "=== testacc-kafka summary (Apache Kafka ${version:-?} ${KAFKA_METADATA_MODE:-kraft}, $(nproc) cores)"
 printf '  %s\n' "${summary[@]}"
 printf '  %-10s %s  %4ds\n' total "$( ((status == 0)) && echo PASS || echo FAIL)" "$((SECONDS - total0))"
 exit "$status"

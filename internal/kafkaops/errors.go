@@ -30,6 +30,8 @@ const (
 	OpCommitControlTxn    = "commit control transaction"
 	OpReassignPartitions  = "reassign partitions"
 	OpRaiseReplication    = "raise replication factor"
+	OpListReassignments   = "list partition reassignments"
+	OpDescribeCluster     = "describe cluster"
 )
 
 // partitionErrors collects per-partition failures so one message names

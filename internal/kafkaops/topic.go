@@ -14,11 +14,15 @@ import (
 
 // Topic is what the protocol needs to know about a topic's identity.
 type Topic struct {
-	Name              string
-	ID                TopicID
-	Partitions        []int32 // ascending
-	ReplicationFactor int     // replicas of partition 0
+	Name       string
+	ID         TopicID
+	Partitions []int32 // ascending
+	// ReplicationFactor is the fewest replicas any partition lists,
+	// including replicas a reassignment is still adding: TopicReplication
+	// tells what is settled.
+	ReplicationFactor int
 	Leaders           map[int32]int32
+	Replicas, ISR     map[int32][]int32 // from metadata; nil after a create
 	// AuthorizedOperations is what the broker says this client may do on
 	// the topic (empty when the broker has no authorizer or predates KIP-430).
 	AuthorizedOperations []kadm.ACLOperation
@@ -55,7 +59,8 @@ func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 		}
 		return Topic{}, opErr(OpDescribeTopic, name, td.Err)
 	}
-	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions)), AuthorizedOperations: slices.Clone(td.AuthorizedOperations)}
+	t := Topic{Name: name, ID: TopicID(td.ID), Leaders: make(map[int32]int32, len(td.Partitions)), AuthorizedOperations: slices.Clone(td.AuthorizedOperations),
+		Replicas: make(map[int32][]int32, len(td.Partitions)), ISR: make(map[int32][]int32, len(td.Partitions))}
 	perr := partitionErrors{op: OpDescribeTopic, topic: name}
 	for p, pd := range td.Partitions {
 		// LEADER_NOT_AVAILABLE only says the partition is between leaders;
@@ -66,7 +71,8 @@ func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 		}
 		t.Partitions = append(t.Partitions, p)
 		t.Leaders[p] = pd.Leader
-		if p == 0 {
+		t.Replicas[p], t.ISR[p] = pd.Replicas, pd.ISR
+		if t.ReplicationFactor == 0 || len(pd.Replicas) < t.ReplicationFactor {
 			t.ReplicationFactor = len(pd.Replicas)
 		}
 	}

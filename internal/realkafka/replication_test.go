@@ -24,7 +24,7 @@ import (
 )
 
 // TestClusterReplicationFactorRaise: both topics created with one replica
-// on the three-node cluster, records written and a boundary applied, then
+// (min.insync.replicas 1, see replicationConfig) on the three-node cluster, records written and a boundary applied, then
 // replication_factor = 3 applied in place: every partition ends with three
 // in-sync replicas, the topic IDs are unchanged, every record above the
 // boundary reads back intact and the boundary is still recorded.
@@ -41,6 +41,7 @@ resource "flinkagents_action_state_topic" "orders" {
   partitions          = %d
   replication_factor  = %d
   deletion_protection = false
+  config              = { "min.insync.replicas" = "1" }
 }
 
 resource "flinkagents_cleanup_control_topic" "orders" {
@@ -48,6 +49,7 @@ resource "flinkagents_cleanup_control_topic" "orders" {
   action_state_topic  = flinkagents_action_state_topic.orders.name
   replication_factor  = %d
   deletion_protection = false
+  config              = { "min.insync.replicas" = "1" }
 }
 `, data, parts, rf, control, rf)
 	}

@@ -2,6 +2,7 @@ package resources_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 func actionStateTopicConfig(e *acctest.Env, name string, partitions int, protection bool, extra string) string {
@@ -218,8 +220,9 @@ func TestActionStateTopicRecreatedOutsideTerraform(t *testing.T) {
 	})
 }
 
-// TestActionStateTopicReplicationFactorTooHigh: the broker's refusal names
-// the topic and the fix, not "Unexpected Kafka Error".
+// TestActionStateTopicReplicationFactorTooHigh: more replicas than live
+// brokers is refused at plan time, naming the topic and the broker count,
+// not at apply as "Unexpected Kafka Error"; nothing is created.
 func TestActionStateTopicReplicationFactorTooHigh(t *testing.T) {
 	e := acctest.New(t)
 	name := e.Name("orders-action-state")
@@ -227,8 +230,30 @@ func TestActionStateTopicReplicationFactorTooHigh(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
 			Config:      actionStateTopicConfig(e, name, 3, false, "replication_factor = 9"),
-			ExpectError: regexp.MustCompile(`(?s)Replication Factor Not Possible.*replication factor 9`),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Replication Factor Above Broker Count.*replication_factor = 9, the cluster\s+has\s+1\s+live\s+broker`),
 		}},
+	})
+	if _, err := e.Admin.DescribeTopic(context.Background(), name); !errors.Is(err, kafkaops.ErrTopicNotFound) {
+		t.Fatalf("after the refused plan, describing %s: %v; want not found", name, err)
+	}
+}
+
+// TestActionStateTopicReplicationRaiseAboveBrokers: raising an existing
+// topic past the live brokers (4 on 3) is refused at plan time too.
+func TestActionStateTopicReplicationRaiseAboveBrokers(t *testing.T) {
+	e := acctest.NewInProcessCluster(t, 3)
+	name := e.Name("orders-action-state")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: actionStateTopicConfig(e, name, 3, false, "replication_factor = 1")},
+			{
+				Config:      actionStateTopicConfig(e, name, 3, false, "replication_factor = 4"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Replication Factor Above Broker Count.*replication_factor = 4, the cluster\s+has\s+3\s+live\s+broker\(s\)\s+\(IDs\s+\[0 1 2\]\)`),
+			},
+		},
 	})
 }
 

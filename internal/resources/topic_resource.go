@@ -130,11 +130,14 @@ func (r *topicResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	p := r.spec.common(&plan)
+	var had types.Int64
 	if state != nil {
 		s := r.spec.common(state)
 		r.refuseDestroyOrRename(&resp.Diagnostics, s, &p.Name)
 		refuseReplicationDecrease(&resp.Diagnostics, s.Name.ValueString(), s.ReplicationFactor, p.ReplicationFactor)
+		had = s.ReplicationFactor
 	}
+	r.refuseReplicationAboveBrokers(ctx, p.Name.ValueString(), had, p.ReplicationFactor, &resp.Diagnostics)
 	// The enforced policy is always planned: live drift (read into state)
 	// then shows as an in-place update; the same set in another order is
 	// no drift.
@@ -365,6 +368,13 @@ func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client,
 		diags.Append(r.clients.KafkaDiag(op, err))
 		return errors.Is(err, kafkaops.ErrTopicNotFound)
 	}
+	rep, err := kafka.TopicReplication(ctx, t)
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
+		return false
+	}
+	t.ReplicationFactor = rep.Factor
+	diags.Append(replicationWarnings(r.spec.label, name, rep)...)
 	r.fillFrom(m, t, cfg, op, diags)
 	return false
 }
@@ -391,6 +401,22 @@ func writtenSettings(set map[string]string, remove []string) []string {
 		out = append(out, k+" removed (back to the broker's default)")
 	}
 	return out
+}
+
+// replicationWarnings tells why state's replication_factor may be below
+// what some partitions list: a reassignment under way, partitions that
+// differ, replicas out of sync that could not be told apart.
+func replicationWarnings(label, name string, rep kafkaops.Replication) diag.Diagnostics {
+	var diags diag.Diagnostics
+	switch {
+	case len(rep.Reassigning) > 0:
+		diags.Append(diagnostics.ReplicationInProgress(label, name, rep.Factor, rep.Reassigning))
+	case len(rep.Unlisted) > 0:
+		diags.Append(diagnostics.ReplicationUnlisted(label, name, rep.Factor, rep.Unlisted))
+	case rep.Uneven():
+		diags.Append(diagnostics.ReplicationUneven(label, name, rep.Factor, rep.Settled))
+	}
+	return diags
 }
 
 // fillFrom sets m's computed attributes from the live topic and configs.
@@ -423,6 +449,29 @@ func refuseReplicationDecrease(diags *diag.Diagnostics, topic string, old, plann
 		return
 	}
 	diags.Append(diagnostics.ReplicationFactorDecrease(topic, old.ValueInt64(), planned.ValueInt64()))
+}
+
+// refuseReplicationAboveBrokers stops, at plan time, a create or raise that
+// asks for more replicas than the cluster has live brokers, which Kafka
+// would refuse only at apply. Without a usable provider configuration yet
+// (values known only after apply) apply's own refusal stands.
+func (r *topicResource[M]) refuseReplicationAboveBrokers(ctx context.Context, topic string, had, planned types.Int64, diags *diag.Diagnostics) {
+	if r.clients == nil || planned.IsNull() || planned.IsUnknown() || (!had.IsNull() && !had.IsUnknown() && planned.ValueInt64() <= had.ValueInt64()) {
+		return
+	}
+	op := fmt.Sprintf("planning %s %q", r.spec.label, topic)
+	kafka, d := r.clients.KafkaClient(ctx, op)
+	if d.HasError() {
+		return
+	}
+	brokers, err := kafka.LiveBrokers(ctx)
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
+		return
+	}
+	if planned.ValueInt64() > int64(len(brokers)) {
+		diags.Append(diagnostics.ReplicationFactorAboveBrokers(r.spec.label, topic, planned.ValueInt64(), brokers))
+	}
 }
 
 // defaultTopicTimeout bounds a create, or an update that raises the

@@ -11,6 +11,10 @@ if [[ $# -lt 2 || $# -gt 3 ]]; then
   echo "usage: $0 <workdir> <node-id> [KILL|TERM]" >&2
   exit 2
 fi
+# The version and mode the workdir was started with, not this shell's defaults.
+if [[ -f "$1/env.sh" ]]; then
+  eval "$(grep -E '^export KAFKA_(VERSION|METADATA_MODE|ZOOKEEPER_CONNECT)=' "$1/env.sh")"
+fi
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -11,8 +11,11 @@
 #   <workdir>/node-<id>/kafka.pid    PID of the running JVM (absent when stopped/killed)
 #   <workdir>/node-<id>/data/        KRaft metadata + log segments
 #   <workdir>/node-<id>/logs/        server.log, kafka-authorizer.log, stdout.log (JVM stdout/stderr)
+#   <workdir>/zookeeper/             ZooKeeper mode only: zoo.cfg, zk.pid, data/, logs/
 
 KAFKA_VERSION="${KAFKA_VERSION:-4.4.0}"
+# kraft (default) or zookeeper (Kafka 3.x only: 4.0 removed ZooKeeper mode).
+KAFKA_METADATA_MODE="${KAFKA_METADATA_MODE:-kraft}"
 KAFKA_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 KAFKA_CACHE_DIR="${KAFKA_CACHE_DIR:-${HOME:?HOME is not set}/.cache/flinkagents-kafka/$KAFKA_VERSION}"
 KAFKA_LIBS_DIR="$KAFKA_CACHE_DIR/libs"
@@ -50,6 +53,47 @@ kafka_check_java() {
   ((major >= 17)) || kafka_die "Kafka $KAFKA_VERSION needs Java 17+, found Java $v"
 }
 
+# kafka_version_at_least MAJOR MINOR: is KAFKA_VERSION MAJOR.MINOR or newer?
+kafka_version_at_least() {
+  local major minor
+  IFS=. read -r major minor _ <<<"$KAFKA_VERSION"
+  ((major > $1 || (major == $1 && minor >= $2)))
+}
+
+# Refuse, before anything is fetched or started, a version or mode these
+# scripts cannot run, saying which one would.
+kafka_check_version() {
+  [[ "$KAFKA_VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+    kafka_die "KAFKA_VERSION must be a release like 3.9.1 or 4.4.0 (got '$KAFKA_VERSION')"
+  kafka_version_at_least 3 6 ||
+    kafka_die "Kafka $KAFKA_VERSION is older than these scripts support: use 3.6 or newer (the oldest release tested; SCRAM users at KRaft format time need 3.5)"
+  case "$KAFKA_METADATA_MODE" in
+    kraft) ;;
+    zookeeper)
+      if kafka_version_at_least 4 0; then
+        kafka_die "Kafka $KAFKA_VERSION has no ZooKeeper mode (removed in 4.0): use KAFKA_METADATA_MODE=kraft, or a 3.x KAFKA_VERSION for ZooKeeper"
+      fi
+      ;;
+    *) kafka_die "KAFKA_METADATA_MODE must be kraft or zookeeper (got '$KAFKA_METADATA_MODE')" ;;
+  esac
+}
+
+# kafka_class NAME: the full name of Kafka tool class NAME in the fetched jars.
+# The tools moved from kafka.admin and kafka.tools (Scala) to
+# org.apache.kafka.tools over 3.x, one by one, so the jars are asked rather
+# than a table kept. A zip keeps entry names uncompressed, hence grep; the
+# lookbehind keeps kafka/tools/X from matching org/apache/kafka/tools/X.
+kafka_class() {
+  local name="$1" pkg
+  for pkg in org.apache.kafka.tools org.apache.kafka.tools.consumer org.apache.kafka.tools.reassign kafka.admin kafka.tools; do
+    if grep -qaP "(?<![a-z]/)${pkg//.//}/$name\.class" "$KAFKA_LIBS_DIR"/kafka_2.13-*.jar "$KAFKA_LIBS_DIR"/kafka-tools-*.jar 2>/dev/null; then
+      printf '%s.%s\n' "$pkg" "$name"
+      return 0
+    fi
+  done
+  kafka_die "Kafka $KAFKA_VERSION's jars in $KAFKA_LIBS_DIR have no tool class $name"
+}
+
 # Download (once) all jars into $KAFKA_LIBS_DIR via Maven. Reused while the pom is unchanged.
 kafka_fetch() {
   local stamp want tmp rc
@@ -72,9 +116,13 @@ kafka_fetch() {
   tmp="$KAFKA_CACHE_DIR/libs.tmp.$$"
   rm -rf "$tmp"
   rc=0
+  # Switches for pom.xml's version-dependent profiles.
+  local profiles=()
+  kafka_version_at_least 3 7 || profiles+=(-Dkafka.without.server)
+  kafka_version_at_least 4 0 || profiles+=(-Dkafka.log4j1.bridge)
   # shellcheck disable=SC2086
   mvn -B -q -f "$KAFKA_SCRIPTS_DIR/pom.xml" ${KAFKA_MAVEN_ARGS:-} \
-    -Dkafka.version="$KAFKA_VERSION" \
+    -Dkafka.version="$KAFKA_VERSION" ${profiles[@]+"${profiles[@]}"} \
     dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$tmp" \
     >"$KAFKA_CACHE_DIR/mvn.log" 2>&1 || rc=$?
   if ((rc != 0)) || [[ ! -f "$tmp/kafka_2.13-$KAFKA_VERSION.jar" ]]; then
@@ -210,7 +258,7 @@ kafka_wait_brokers() {
         kafka_pid_alive "$(kafka_node_pid "$wd" "$id")" "$wd" || { kafka_log "node $id exited during startup"; return 1; }
       done
     fi
-    out="$(KAFKA_TOOL_TIMEOUT=60 kafka_run_class org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "$bs" 2>&1)" || true
+    out="$(KAFKA_TOOL_TIMEOUT=60 kafka_run_class "$(kafka_class BrokerApiVersionsCommand)" --bootstrap-server "$bs" 2>&1)" || true
     n="$(grep -cE '\(id: [0-9]+ rack' <<<"$out" || true)"
     ((n >= want)) && return 0
     (($(date +%s) < deadline)) || { kafka_log "only $n of $want brokers answered ApiVersions on $bs: $(tail -n 3 <<<"$out")"; return 1; }
@@ -244,7 +292,11 @@ kafka_prepare_workdir() {
       kafka_die "a Kafka node (id $id, pid $pid) is still running in $wd; run scripts/kafka/stop.sh $wd first"
     fi
   done
-  rm -rf "$wd"/node-* "$wd/certs" "$wd/oauth" "$wd/client" "$wd/env.sh" "$wd/layout" "$wd/env.d"
+  pid="$(kafka_zookeeper_pid "$wd")"
+  if kafka_pid_alive "$pid" "$wd"; then
+    kafka_die "ZooKeeper (pid $pid) is still running in $wd; run scripts/kafka/stop.sh $wd first"
+  fi
+  rm -rf "$wd"/node-* "$wd/zookeeper" "$wd/certs" "$wd/oauth" "$wd/client" "$wd/env.sh" "$wd/layout" "$wd/env.d"
 }
 
 # Rewrite the PID lines of <workdir>/env.sh from the node-*/kafka.pid files
@@ -270,4 +322,100 @@ kafka_update_env_pids() {
 # PLAINTEXT port of node <id> in <workdir> (from its server.properties).
 kafka_node_port() {
   sed -n 's|^advertised.listeners=PLAINTEXT://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$1/node-$2/server.properties"
+}
+
+# ---------------------------------------------------------------- ZooKeeper mode (Kafka 3.x)
+
+kafka_zookeeper_pid() { [[ -f "$1/zookeeper/zk.pid" ]] && cat "$1/zookeeper/zk.pid" || true; }
+
+# kafka_start_zookeeper WORKDIR: a standalone ZooKeeper (the server Kafka 3.x
+# depends on, from the same jars) on a free 127.0.0.1 port, no admin server.
+# Waits until it answers "ruok"; sets KAFKA_ZOOKEEPER_CONNECT.
+kafka_start_zookeeper() {
+  local wd="$1" zd="$1/zookeeper" port deadline reply
+  port="$(kafka_pick_ports 1)"
+  mkdir -p "$zd/data" "$zd/logs"
+  # tickTime 1000: sessions may last 2-20 s, so the brokers' 6 s session is honoured.
+  printf '%s\n' "dataDir=$zd/data" "clientPort=$port" "clientPortAddress=127.0.0.1" \
+    tickTime=1000 initLimit=10 syncLimit=5 maxClientCnxns=0 admin.enableServer=false \
+    4lw.commands.whitelist=ruok,dump >"$zd/zoo.cfg"
+  # shellcheck disable=SC2086
+  nohup java -Xms32m -Xmx128m $KAFKA_JVM_OPTS -Dkafka.logs.dir="$zd/logs" \
+    -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-broker.properties" \
+    -cp "$KAFKA_CLASSPATH" org.apache.zookeeper.server.ZooKeeperServerMain "$zd/zoo.cfg" \
+    >>"$zd/logs/stdout.log" 2>&1 </dev/null &
+  echo $! >"$zd/zk.pid"
+  deadline=$(($(date +%s) + KAFKA_START_TIMEOUT))
+  while :; do
+    if ! kafka_pid_alive "$(kafka_zookeeper_pid "$wd")" "$wd"; then
+      kafka_dump_logs "$zd" 40
+      kafka_log "ZooKeeper exited during startup"
+      return 1
+    fi
+    reply="$( (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf ruok >&3 && timeout 2 cat <&3) 2>/dev/null || true)"
+    [[ "$reply" == imok ]] && break
+    if (($(date +%s) >= deadline)); then
+      kafka_dump_logs "$zd" 40
+      kafka_log "ZooKeeper on port $port did not answer ruok after ${KAFKA_START_TIMEOUT}s"
+      return 1
+    fi
+    sleep 0.2
+  done
+  KAFKA_ZOOKEEPER_CONNECT="127.0.0.1:$port"
+}
+
+# kafka_zookeeper_wait_unregistered ID DEADLINE: wait until broker ID's
+# ZooKeeper registration is gone. A killed broker's session outlives it by up
+# to zookeeper.session.timeout.ms, and a broker started meanwhile finds its ID
+# taken and exits. Needs KAFKA_ZOOKEEPER_CONNECT.
+kafka_zookeeper_wait_unregistered() {
+  local port="${KAFKA_ZOOKEEPER_CONNECT##*:}" dump
+  while :; do
+    dump="$( (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf dump >&3 && timeout 2 cat <&3) 2>/dev/null || true)"
+    grep -q "/brokers/ids/$1\$" <<<"$dump" || return 0
+    (($(date +%s) < $2)) || { kafka_log "broker $1 is still registered in ZooKeeper"; return 1; }
+    sleep 0.5
+  done
+}
+
+# kafka_metadata_properties ID QUORUM: the server.properties lines that make
+# node ID a KRaft broker+controller (QUORUM: controller.quorum.voters) or a
+# ZooKeeper-mode broker (QUORUM: zookeeper.connect).
+kafka_metadata_properties() {
+  if [[ "$KAFKA_METADATA_MODE" == zookeeper ]]; then
+    printf '%s\n' "broker.id=$1" "zookeeper.connect=$2" zookeeper.session.timeout.ms=6000
+  else
+    printf '%s\n' process.roles=broker,controller "node.id=$1" "controller.quorum.voters=$2" \
+      controller.listener.names=CONTROLLER
+  fi
+}
+
+# The authorizer of the metadata mode (StandardAuthorizer needs KRaft).
+kafka_authorizer_class() {
+  if [[ "$KAFKA_METADATA_MODE" == zookeeper ]]; then
+    echo kafka.security.authorizer.AclAuthorizer
+  else
+    echo org.apache.kafka.metadata.authorizer.StandardAuthorizer
+  fi
+}
+
+# kafka_format_storage NODE_DIR CLUSTER_ID [ARGS...]: KRaft's storage format.
+# ZooKeeper mode needs none: the broker writes meta.properties itself.
+kafka_format_storage() {
+  local nd="$1" id="$2"
+  shift 2
+  [[ "$KAFKA_METADATA_MODE" == zookeeper ]] && return 0
+  if ! kafka_run_class kafka.tools.StorageTool format -t "$id" -c "$nd/server.properties" "$@" >"$nd/logs/format.log" 2>&1; then
+    cat "$nd/logs/format.log" >&2
+    return 1
+  fi
+}
+
+# kafka_stop_zookeeper WORKDIR [GRACE]: after the brokers, so they deregister cleanly.
+kafka_stop_zookeeper() {
+  local pid
+  pid="$(kafka_zookeeper_pid "$1")"
+  [[ -n "$pid" ]] || return 0
+  kafka_stop_pid "$pid" "$1" "${2:-30}" || return 1
+  rm -f "$1/zookeeper/zk.pid"
 }

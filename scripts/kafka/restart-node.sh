@@ -11,6 +11,10 @@ if [[ $# -ne 2 ]]; then
   echo "usage: $0 <workdir> <node-id>" >&2
   exit 2
 fi
+# The version and mode the workdir was started with, not this shell's defaults.
+if [[ -f "$1/env.sh" ]]; then
+  eval "$(grep -E '^export KAFKA_(VERSION|METADATA_MODE|ZOOKEEPER_CONNECT)=' "$1/env.sh")"
+fi
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 kafka_require_tools timeout
@@ -51,12 +55,15 @@ trap 'exit 130' INT TERM
 
 T0="$(kafka_now)"
 echo "----- restart $(date -u +%Y-%m-%dT%H:%M:%SZ) -----" >>"$ND/logs/stdout.log"
-kafka_start_node_jvm "$ND"
 DEADLINE=$(($(date +%s) + KAFKA_START_TIMEOUT))
+if [[ "$KAFKA_METADATA_MODE" == zookeeper ]]; then
+  kafka_zookeeper_wait_unregistered "$ID" "$DEADLINE" || kafka_die "node $ID's old ZooKeeper session did not expire"
+fi
+kafka_start_node_jvm "$ND"
 kafka_wait_port "$WD" "$ID" "$PORT" "$DEADLINE" || kafka_die "node $ID did not open port $PORT"
 # Registered + unfenced: it shows up in the metadata that it serves itself.
 while :; do
-  out="$(KAFKA_TOOL_TIMEOUT=60 kafka_run_class org.apache.kafka.tools.BrokerApiVersionsCommand --bootstrap-server "127.0.0.1:$PORT" 2>&1)" || true
+  out="$(KAFKA_TOOL_TIMEOUT=60 kafka_run_class "$(kafka_class BrokerApiVersionsCommand)" --bootstrap-server "127.0.0.1:$PORT" 2>&1)" || true
   grep -qE "\(id: $ID rack" <<<"$out" && break
   (($(date +%s) < DEADLINE)) || kafka_die "node $ID not registered after ${KAFKA_START_TIMEOUT}s: $(tail -n 3 <<<"$out")"
   sleep 1

@@ -20,6 +20,8 @@ WHAT="${1:-all}"
 case "$WHAT" in single | cluster | all) ;; *) echo "usage: $0 [single|cluster|all]" >&2; exit 2 ;; esac
 
 kafka_require_tools timeout
+kafka_check_version
+WANT_VERSION="$KAFKA_VERSION" WANT_MODE="$KAFKA_METADATA_MODE"
 ROOT="${KAFKA_SELFTEST_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/kafka-selftest.XXXXXX")}"
 mkdir -p "$ROOT"
 PASS=0
@@ -67,23 +69,34 @@ run_fail() {
   bad "$d (failed, but output does not match /$re/)"; tail -n 15 <<<"$LAST_OUT" | sed 's/^/       | /'; return 1
 }
 
-topics() { kafka_run_class org.apache.kafka.tools.TopicCommand "$@"; }
-acls() { kafka_run_class org.apache.kafka.tools.AclCommand "$@"; }
+# Tool classes and the console tools' option names differ by version
+# (3.x: --producer.config/--producer-property/--consumer.config).
+kafka_fetch
+CLS_TOPICS="$(kafka_class TopicCommand)" CLS_ACLS="$(kafka_class AclCommand)"
+CLS_PRODUCER="$(kafka_class ConsoleProducer)" CLS_CONSUMER="$(kafka_class ConsoleConsumer)"
+CLS_TXN_COPIER="$(kafka_class TransactionalMessageCopier)"
+if kafka_version_at_least 4 0; then
+  PRODUCER_CONFIG=--command-config PRODUCER_PROPERTY=--command-property CONSUMER_CONFIG=--command-config
+else
+  PRODUCER_CONFIG=--producer.config PRODUCER_PROPERTY=--producer-property CONSUMER_CONFIG=--consumer.config
+fi
+topics() { kafka_run_class "$CLS_TOPICS" "$@"; }
+acls() { kafka_run_class "$CLS_ACLS" "$@"; }
 # produce <bootstrap> <config-file> <topic> <value> [extra producer props...]
 produce() {
   local bs="$1" cfg="$2" topic="$3" value="$4"; shift 4
   local extra=() p
-  for p in "$@"; do extra+=(--command-property "$p"); done
-  printf '%s\n' "$value" | kafka_run_class org.apache.kafka.tools.ConsoleProducer \
-    --bootstrap-server "$bs" --command-config "$cfg" --topic "$topic" --sync \
-    --command-property acks=all --command-property delivery.timeout.ms=30000 \
-    --command-property request.timeout.ms=15000 --command-property max.block.ms=20000 "${extra[@]}"
+  for p in acks=all delivery.timeout.ms=30000 request.timeout.ms=15000 max.block.ms=20000 "$@"; do
+    extra+=("$PRODUCER_PROPERTY" "$p")
+  done
+  printf '%s\n' "$value" | kafka_run_class "$CLS_PRODUCER" \
+    --bootstrap-server "$bs" "$PRODUCER_CONFIG" "$cfg" --topic "$topic" --sync "${extra[@]}"
 }
 # consume <bootstrap> <config-file> <topic> <n> [extra args...] -> values on stdout
 consume() {
   local bs="$1" cfg="$2" topic="$3" n="$4"; shift 4
-  kafka_run_class org.apache.kafka.tools.consumer.ConsoleConsumer \
-    --bootstrap-server "$bs" --command-config "$cfg" --topic "$topic" \
+  kafka_run_class "$CLS_CONSUMER" \
+    --bootstrap-server "$bs" "$CONSUMER_CONFIG" "$cfg" --topic "$topic" \
     --from-beginning --max-messages "$n" --timeout-ms 30000 "$@"
 }
 # expect_consume <desc> <expected-values-newline-separated> <consume args...>
@@ -119,7 +132,9 @@ selftest_single() {
   local C="$KAFKA_CLIENT_CONFIG_DIR" t0
   t0="$(kafka_now)"
 
-  [[ "$KAFKA_VERSION" == 4.* ]] && ok "KAFKA_VERSION=$KAFKA_VERSION" || bad "KAFKA_VERSION=$KAFKA_VERSION"
+  [[ "$KAFKA_VERSION" == "${WANT_VERSION:?}" && "$KAFKA_METADATA_MODE" == "${WANT_MODE:?}" ]] &&
+    ok "KAFKA_VERSION=$KAFKA_VERSION KAFKA_METADATA_MODE=$KAFKA_METADATA_MODE" ||
+    bad "KAFKA_VERSION=$KAFKA_VERSION KAFKA_METADATA_MODE=$KAFKA_METADATA_MODE (want $WANT_VERSION $WANT_MODE)"
   for f in "$KAFKA_CA_PEM" "$KAFKA_CLIENT_CERT_PEM" "$KAFKA_CLIENT_KEY_PEM"; do
     [[ -s "$f" ]] || bad "missing $f"
   done
@@ -174,7 +189,7 @@ selftest_single() {
   # --- transactions on a single node
   run_ok "[txn] create st-txn-out" topics --bootstrap-server "$KAFKA_BOOTSTRAP_SERVERS" --create --topic st-txn-out --partitions 1 --replication-factor 1
   run_ok "[txn] transactional copy st-plaintext -> st-txn-out" \
-    kafka_run_class org.apache.kafka.tools.TransactionalMessageCopier --broker-list "$KAFKA_BOOTSTRAP_SERVERS" \
+    kafka_run_class "$CLS_TXN_COPIER" --broker-list "$KAFKA_BOOTSTRAP_SERVERS" \
     --input-topic st-plaintext --input-partition 0 --output-topic st-txn-out --transactional-id st-txn-1 \
     --consumer-group st-txn-group --transaction-timeout 30000
   expect_consume "[txn] read_committed consumer sees the committed record" "hello-plaintext" \
@@ -225,7 +240,7 @@ selftest_cluster() {
   TIMINGS+=("kill leader -> acks=all produce succeeded: $(kafka_elapsed "$t1")s")
   run_ok "create st-txn-out on 2 of 3 nodes" topics --bootstrap-server "$BS" --create --topic st-txn-out --partitions 1
   run_ok "transactional copy st-rf3 -> st-txn-out on 2 of 3 nodes" \
-    kafka_run_class org.apache.kafka.tools.TransactionalMessageCopier --broker-list "$BS" \
+    kafka_run_class "$CLS_TXN_COPIER" --broker-list "$BS" \
     --input-topic st-rf3 --input-partition 0 --output-topic st-txn-out --transactional-id st-txn-c \
     --consumer-group st-txn-group --transaction-timeout 30000
   expect_consume "consume both records" "before

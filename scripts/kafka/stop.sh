@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Stop every Kafka node recorded in <workdir> (single or cluster layout):
+# Stop every Kafka node recorded in <workdir> (single or cluster layout),
+# then its ZooKeeper if it has one:
 # SIGTERM, wait (KAFKA_STOP_TIMEOUT, default 30s), then SIGKILL.
 # Safe to run twice; exits 0 when nothing is running.
 #
@@ -43,3 +44,5 @@ for id in $(kafka_node_ids "$WD"); do
   pid="$(kafka_node_pid "$WD" "$id")"
   kafka_pid_alive "$pid" "$WD" || rm -f "$WD/node-$id/kafka.pid"
 done
+# ZooKeeper mode: ZooKeeper last, once no broker needs it.
+kafka_stop_zookeeper "$WD" "$GRACE" || { kafka_log "stop: could not stop ZooKeeper in $WD"; exit 1; }
