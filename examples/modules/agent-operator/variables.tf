@@ -25,7 +25,7 @@ variable "partitions" {
 variable "replication_factor" {
   type        = number
   default     = 1
-  description = "Replication factor of both topics. Use 3 in production: a lost control topic blocks every restore. Cannot change after creation."
+  description = "Replication factor of both topics. Use 3 in production: a lost control topic blocks every restore. Raising it later reassigns partitions in place (records kept); lowering it is refused at plan time."
 }
 
 variable "topic_config" {
