@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -153,18 +154,23 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 // record i of partition p holds "state-<p>-<i>" under key "k<p>-<i>".
 func (e *Env) Produce(topic string, partitions int32, n int) {
 	e.t.Helper()
-	cl, err := kgo.NewClient(append(e.ClientOpts(), kgo.RecordPartitioner(kgo.ManualPartitioner()))...)
+	// A topic created a moment ago may not be in every broker's metadata
+	// yet (CreateTopic does not wait for it): keep asking, within a minute,
+	// instead of failing after kgo's default four unknown-topic retries.
+	cl, err := kgo.NewClient(append(e.ClientOpts(), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.UnknownTopicRetries(-1))...)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	defer cl.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	var recs []*kgo.Record
 	for p := range partitions {
 		for i := range n {
 			recs = append(recs, &kgo.Record{Topic: topic, Partition: p, Key: fmt.Appendf(nil, "k%d-%d", p, i), Value: fmt.Appendf(nil, "state-%d-%d", p, i)})
 		}
 	}
-	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
 		e.t.Fatal(err)
 	}
 }
