@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
 
@@ -148,6 +150,29 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 		e.t.Fatal(err)
 	}
 	return created.Topic.ID.String()
+}
+
+// RecreateTopic deletes name and creates it again, empty, with configs,
+// returning the new topic ID. ZooKeeper-mode brokers (Kafka 3.x) delete a
+// topic in the background and answer TOPIC_ALREADY_EXISTS until they are
+// done, so the create is retried for up to a minute.
+func (e *Env) RecreateTopic(name string, partitions int32, configs map[string]string) string {
+	e.t.Helper()
+	ctx := context.Background()
+	if err := e.Admin.DeleteTopic(ctx, name); err != nil {
+		e.t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		created, err := e.Admin.CreateTopic(ctx, name, partitions, 1, configs)
+		if err == nil {
+			return created.Topic.ID.String()
+		}
+		if !errors.Is(err, kerr.TopicAlreadyExists) || time.Now().After(deadline) {
+			e.t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 }
 
 // Produce writes n records to every partition of topic, as a job would:

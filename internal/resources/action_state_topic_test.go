@@ -195,10 +195,7 @@ func TestActionStateTopicRecreatedOutsideTerraform(t *testing.T) {
 			{Config: config},
 			{
 				PreConfig: func() {
-					if err := e.Admin.DeleteTopic(context.Background(), name); err != nil {
-						t.Fatal(err)
-					}
-					newID = e.CreateTopic(name, 3, map[string]string{
+					newID = e.RecreateTopic(name, 3, map[string]string{
 						"cleanup.policy": "compact,delete", "retention.ms": "-1", "retention.bytes": "-1", "min.cleanable.dirty.ratio": "0.3",
 					})
 				},

@@ -71,10 +71,7 @@ func eachTopicKind(t *testing.T, steps func(t *testing.T, e *acctest.Env, c iden
 // nothing else, returning the new topic ID.
 func recreate(t *testing.T, e *acctest.Env, name string, partitions int32, configs map[string]string) string {
 	t.Helper()
-	if err := e.Admin.DeleteTopic(context.Background(), name); err != nil {
-		t.Fatal(err)
-	}
-	return e.CreateTopic(name, partitions, configs)
+	return e.RecreateTopic(name, partitions, configs)
 }
 
 // untouched fails unless the recreated topic still has exactly what it was
