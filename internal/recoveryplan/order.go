@@ -3,6 +3,7 @@ package recoveryplan
 import (
 	"cmp"
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
@@ -57,8 +58,6 @@ func OrderNewestFirst(points []Point) error {
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	for i, j := 0, len(points)-1; i < j; i, j = i+1, j-1 {
-		points[i], points[j] = points[j], points[i]
-	}
+	slices.Reverse(points)
 	return err
 }
