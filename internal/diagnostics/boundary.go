@@ -155,3 +155,14 @@ func InvalidRecoveryPointInput(attr path.Path, point string, err error) diag.Dia
 		fmt.Sprintf("Recovery point %q cannot be compared with the boundary, so nothing was written or deleted. Pass "+
 			"data.flinkagents_cleanup_plan.<name>.recovery_points unchanged.\n\nOriginal error: %v", point, err))
 }
+
+// BoundaryStateNotUpgraded refuses a stored state this provider version
+// cannot read, rather than guess at it.
+func BoundaryStateNotUpgraded(fromVersion int64, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Cleanup Boundary State Not Upgraded",
+		detail(fmt.Sprintf("upgrading the stored state of a flinkagents_cleanup_boundary from schema version %d", fromVersion),
+			"Nothing was written. Check that the state file was not edited by hand (terraform state pull); "+
+				"if it was, restore it from a backup, or remove the resource with terraform state rm and import it again by its control topic "+
+				"(the boundary stays recorded in the control topic).",
+			err))
+}

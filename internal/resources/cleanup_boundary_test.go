@@ -122,15 +122,12 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 					// The deletion preview is known at plan time.
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("records_to_delete"), knownvalue.Int64Exact(firstDeleted)),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("delete_ranges").AtSliceIndex(11), knownvalue.ObjectExact(map[string]knownvalue.Check{
-						"partition": knownvalue.Int64Exact(11), "from": knownvalue.Int64Exact(0), "to": knownvalue.Int64Exact(16),
-					})),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("11"), knownvalue.StringExact("deletes [0, 16): 16 records")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("plan_id"), knownvalue.StringExact(first.ID())),
 				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("APPLIED")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("committed_boundary").AtMapKey("11"), knownvalue.Int64Exact(16)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("offsets").AtMapKey("2"), knownvalue.Int64Exact(7)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("2"), knownvalue.StringExact("deletes [0, 7): 7 records")),
 				},
 				Check: func(*terraformState) error {
 					want := map[int32]int64{}
@@ -151,7 +148,7 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 				ImportStateId:                        b.control,
 				ImportStateVerify:                    true,
 				ImportStateVerifyIdentifierAttribute: "control_topic",
-				ImportStateVerifyIgnore:              []string{"timeouts", "records_to_delete", "delete_ranges", "partitions"},
+				ImportStateVerifyIgnore:              []string{"timeouts", "records_to_delete", "partitions"},
 			},
 			{
 				Config: b.config(second),
@@ -190,7 +187,9 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 				Config:           b.config(second),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("committed_boundary").AtMapKey("0"), knownvalue.Int64Exact(25)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("0"),
+						knownvalue.StringExact("nothing to delete (start offset 25); recorded boundary 25 (higher plan recorded elsewhere)")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("records_to_delete"), knownvalue.Int64Exact(0)),
 				},
 			},
 			{

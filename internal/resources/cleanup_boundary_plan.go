@@ -1,0 +1,120 @@
+package resources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		resp.Diagnostics.Append(diagnostics.BoundariesArePermanent())
+		return
+	}
+	var plan boundaryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var state *boundaryModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var configured planJSONValue
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("plan_json"), &configured)...)
+	if configured.IsNull() && state == nil {
+		resp.Diagnostics.Append(diagnostics.PlanJSONRequired(path.Root("plan_json")))
+		return
+	}
+	if plan.PlanJSON.IsUnknown() {
+		return // computed values stay unknown until the plan is known
+	}
+	p, ok := parsePlanAttr(&resp.Diagnostics, plan.PlanJSON)
+	if !ok {
+		return
+	}
+	var bound types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("action_state_topic"), &bound)...)
+	switch {
+	case bound.IsUnknown():
+	case bound.IsNull():
+		plan.ActionStateTopic = types.StringValue(p.Topic)
+	case bound.ValueString() != p.Topic:
+		resp.Diagnostics.Append(diagnostics.PlanCleansAnotherTopic(path.Root("plan_json"), p.Topic, bound.ValueString()))
+		return
+	}
+	setPlanFields(&plan, p)
+	plan.Status = types.StringValue(string(cleanupplan.StatusApplied))
+	if plan.planRestorable(ctx, p, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.ControlTopic.IsUnknown() {
+		plan.ID = plan.ControlTopic
+		if r.clients != nil {
+			if otherID, otherSource, clash := r.clients.ClaimControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint); clash {
+				resp.Diagnostics.Append(diagnostics.TwoBoundariesOneControlTopic(plan.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint, otherID, otherSource))
+				return
+			}
+		}
+	}
+
+	if state != nil && state.PlanID.ValueString() == p.ID() && state.Status.ValueString() == string(cleanupplan.StatusApplied) {
+		// Nothing to do: keep what was read, so there is no drift noise.
+		plan.RecordsToDelete = state.RecordsToDelete
+		plan.Partitions = state.Partitions
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	plan.RecordsToDelete = types.Int64Unknown()
+	plan.Partitions = types.MapUnknown(types.StringType)
+	if r.clients != nil && !plan.ControlTopic.IsUnknown() {
+		r.preview(ctx, &plan, p, &resp.Diagnostics)
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// preview fills records_to_delete and partitions from the live topics, and
+// refuses at plan time what Apply would refuse. Topics that do not exist
+// yet (created in the same apply) leave the preview unknown.
+func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *diag.Diagnostics) {
+	op := fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString())
+	kafka, err := r.clients.Kafka(ctx)
+	var unavailable *providerdata.UnavailableError
+	if errors.As(err, &unavailable) {
+		return // values unknown until apply: the preview stays unknown
+	}
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
+		return
+	}
+	pv, err := cleanup.PreviewApply(ctx, kafka, p, plan.ControlTopic.ValueString())
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		tflog.Info(ctx, "cleanup boundary preview unknown: a topic does not exist yet", map[string]any{"error": err.Error()})
+		return
+	}
+	if err != nil {
+		diags.Append(r.clients.CleanupDiag(op, err))
+		return
+	}
+	if plan.ControlTopicID.IsUnknown() {
+		plan.ControlTopicID = types.StringValue(pv.ControlTopicID)
+	}
+	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
+	plan.Partitions = tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast)
+	if len(pv.GonePast) > 0 {
+		diags.Append(diagnostics.RecordsGonePastBoundary(p.Topic, pv.GonePast))
+	}
+}
