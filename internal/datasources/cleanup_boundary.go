@@ -29,10 +29,10 @@ type cleanupBoundaryDataSource struct {
 }
 
 type cleanupBoundaryDSModel struct {
-	ControlTopic types.String `tfsdk:"control_topic"`
-	Boundary     types.Map    `tfsdk:"boundary"`
-	LatestPlanID types.String `tfsdk:"latest_plan_id"`
-	Operations   types.List   `tfsdk:"operations"`
+	ControlTopic      types.String `tfsdk:"control_topic"`
+	CommittedBoundary types.Map    `tfsdk:"committed_boundary"`
+	LatestPlanID      types.String `tfsdk:"latest_plan_id"`
+	Operations        types.List   `tfsdk:"operations"`
 }
 
 var operationType = types.ObjectType{AttrTypes: map[string]attr.Type{
@@ -53,11 +53,23 @@ func (d *cleanupBoundaryDataSource) Schema(_ context.Context, _ datasource.Schem
 		Attributes: map[string]schema.Attribute{
 			"control_topic": schema.StringAttribute{Required: true, MarkdownDescription: "The control topic.",
 				Validators: []validator.String{tfconv.TopicName()}},
-			"boundary": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
-				MarkdownDescription: "The effective boundary by partition: the highest offset of any recorded plan, COMMITTED or APPLIED. Empty when nothing is recorded."},
+			"committed_boundary": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "The effective boundary by partition (keys in decimal): the highest offset of any recorded plan, " +
+					"COMMITTED or APPLIED. Empty when nothing is recorded."},
 			"latest_plan_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The most recently recorded plan (null when none)."},
-			"operations": schema.ListAttribute{Computed: true, ElementType: operationType,
-				MarkdownDescription: "Every recorded plan in order of first appearance, with its latest status."},
+			"operations": schema.ListNestedAttribute{Computed: true,
+				MarkdownDescription: "Every recorded plan in order of first appearance, with its latest status.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"plan_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The plan's ID."},
+					"status": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "Its latest recorded status: `COMMITTED` (the runtime already refuses restores below it; " +
+							"the deletion may be pending) or `APPLIED` (records below it deleted)."},
+					"source_recovery_point": schema.StringAttribute{Computed: true,
+						MarkdownDescription: "The checkpoint or savepoint path the plan was derived from."},
+					"offsets": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+						MarkdownDescription: "The plan's offsets by partition (keys in decimal): the first record kept on each."},
+				}},
+			},
 		},
 	}
 }
@@ -95,7 +107,7 @@ func (d *cleanupBoundaryDataSource) Read(ctx context.Context, req datasource.Rea
 		}))
 	}
 	m.Operations = types.ListValueMust(operationType, elems)
-	m.Boundary = tfconv.Offsets(log.Boundary())
+	m.CommittedBoundary = tfconv.Offsets(log.Boundary())
 	m.LatestPlanID = types.StringNull()
 	if latest, ok := log.Latest(); ok {
 		m.LatestPlanID = types.StringValue(latest.PlanID)

@@ -41,11 +41,14 @@ func TestCleanupBoundaryDataSource(t *testing.T) {
 			{
 				Config: e.Provider() + fmt.Sprintf("data \"flinkagents_cleanup_boundary\" \"b\" {\n  control_topic = %q\n}\n", control),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(ds, tfjsonpath.New("boundary"), knownvalue.MapExact(map[string]knownvalue.Check{"0": knownvalue.Int64Exact(7), "1": knownvalue.Int64Exact(7)})),
+					statecheck.ExpectKnownValue(ds, tfjsonpath.New("committed_boundary"), knownvalue.MapExact(map[string]knownvalue.Check{"0": knownvalue.Int64Exact(7), "1": knownvalue.Int64Exact(7)})),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("latest_plan_id"), knownvalue.StringExact(ids[1])),
 					statecheck.ExpectKnownValue(ds, tfjsonpath.New("operations"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.ObjectPartial(map[string]knownvalue.Check{"plan_id": knownvalue.StringExact(ids[0]), "status": knownvalue.StringExact("APPLIED"), "source_recovery_point": knownvalue.StringExact("chk-0")}),
-						knownvalue.ObjectPartial(map[string]knownvalue.Check{"plan_id": knownvalue.StringExact(ids[1]), "status": knownvalue.StringExact("APPLIED")}),
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"plan_id": knownvalue.StringExact(ids[1]), "status": knownvalue.StringExact("APPLIED"), "source_recovery_point": knownvalue.StringExact("chk-1"),
+							"offsets": knownvalue.MapExact(map[string]knownvalue.Check{"0": knownvalue.Int64Exact(7), "1": knownvalue.Int64Exact(7)}),
+						}),
 					})),
 				},
 			},

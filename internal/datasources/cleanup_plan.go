@@ -90,17 +90,8 @@ func (d *cleanupPlanDataSource) Metadata(_ context.Context, req datasource.Metad
 func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A cleanup plan, derived natively from a Flink checkpoint or savepoint (no JVM), or parsed from a plan file " +
-			"written by the Java tool. Gives the same plan, plan ID and plan JSON bytes as the Java tool's `plan` command for the same path string.\n\n" +
-			"Flink deletes retained checkpoints (`chk-N`) beyond `state.checkpoints.num-retained` as new ones complete, so a plan pinned to " +
-			"one with `checkpoint_path` fails once it retires. To follow the job instead, set `checkpoint_dir` (and/or `savepoint_dir`): " +
-			"the plan derives from one of the complete recovery points found there, the oldest by default (`select`, `nth_newest`), and moves " +
-			"forward as Flink retires checkpoints. `source_recovery_point` and `checkpoint_id` say which point was chosen.\n\n" +
-			"Following reads the markers of every complete point found and orders the points **by their markers**, never by file " +
-			"times: a savepoint copied with `cp -r`, `aws s3 sync` or `gsutil cp` keeps its place, and the oldest point (the " +
-			"default) is the one whose markers are at or below every other point's on every partition, so a boundary derived " +
-			"from it keeps every point found restorable. Points that cannot be ordered (each ahead of the other on some " +
-			"partition, or naming different topics) are an error naming both, never a guess. `recovery_points` lists them " +
-			"all, for `flinkagents_cleanup_boundary`'s `recovery_points` and `keep_restorable`.",
+			"written by the Java tool: the same plan, plan ID and JSON bytes as the Java tool's `plan` command. With " +
+			"`checkpoint_dir`/`savepoint_dir` it follows the job's recovery points.",
 		Attributes: map[string]schema.Attribute{
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -110,24 +101,21 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 			},
 			"checkpoint_path": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "A retained checkpoint (`.../chk-42`), a savepoint directory, its `_metadata` file, or a `file:` URI; " +
-					"on an object store, its URI (`s3://`, `s3a://`, `s3p://`, `gs://`, `abfss://`, `wasbs://`, …; see `storage`). " +
-					"The string as given becomes the plan's `source_recovery_point` (and so part of its ID), as with the Java tool. " +
-					"Pin a savepoint this way; for retained checkpoints, which Flink deletes, prefer `checkpoint_dir`.",
+				MarkdownDescription: "A retained checkpoint (`.../chk-42`), a savepoint directory, its `_metadata` file, a `file:` URI or an " +
+					"object-store URI (see `storage`). The string as given becomes `source_recovery_point` (part of the plan ID). " +
+					"For retained checkpoints, which Flink deletes, prefer `checkpoint_dir`.",
 			},
 			"checkpoint_dir": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Follow a job's retained checkpoints: its checkpoint directory, the parent of its `chk-N` directories " +
-					"(`state.checkpoints.dir` plus the job ID), as a local path, a `file:` URI or an object-store URI (see `storage`). " +
-					"The plan derives from the complete recovery point `select` or `nth_newest` chooses (default: the oldest). " +
-					"Must exist; while it holds no complete point the plan attributes are null, with a warning.",
+				MarkdownDescription: "Follow a job's retained checkpoints: the parent of its `chk-N` directories, as a path or URI. The plan " +
+					"derives from the complete recovery point `select` or `nth_newest` chooses (default: the oldest). Must exist; while it " +
+					"holds no complete point the plan attributes are null, with a warning.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"savepoint_dir": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "A directory holding `savepoint-*` directories (`state.savepoints.dir`), as for `checkpoint_dir`; " +
-					"with both, the points of the two are ordered together by their markers. Savepoints are never retired by Flink: " +
-					"an old one kept here stays the oldest point, however often it is copied, and holds the boundary below it.",
+					"with both, their points are ordered together by their markers. An old savepoint kept here stays the oldest point.",
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"select": schema.StringAttribute{
@@ -158,18 +146,16 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 			},
 			"on_unreadable": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "What a recovery point that cannot be read or chosen does (a partial or corrupt `_metadata`, markers that " +
-					"cannot authorize deletion, a missing directory, a storage error): `fail` (the default) stops the plan with the error; " +
-					"`skip` leaves the plan attributes null and turns the error into a warning that names the point, so that one job's " +
-					"unreadable checkpoint does not stop the cleanup of a whole fleet. Guard the boundary with " +
-					"`count = data.flinkagents_cleanup_plan.<name>.plan_json == null ? 0 : 1`. Configuration errors stay errors.",
+				MarkdownDescription: "What a recovery point that cannot be read or chosen does: `fail` (the default) stops with the error; " +
+					"`skip` leaves the plan attributes null and warns, naming the point, so one job's unreadable checkpoint does not stop a " +
+					"fleet's cleanup. Configuration errors stay errors.",
 				Validators: []validator.String{stringvalidator.OneOf(onUnreadableFail, onUnreadableSkip)},
 			},
 			"storage":  checkpointStorageAttribute(),
 			"plan_id":  schema.StringAttribute{Computed: true, MarkdownDescription: "The plan ID."},
 			"topic":    schema.StringAttribute{Computed: true, MarkdownDescription: "The action-state topic."},
 			"topic_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Its topic ID (Java form)."},
-			"offsets":  schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Offsets by partition: the minimum over all markers."},
+			"offsets":  schema.MapAttribute{Computed: true, ElementType: types.Int64Type, MarkdownDescription: "Offsets by partition (keys in decimal): the minimum over all markers."},
 			"source_recovery_point": schema.StringAttribute{Computed: true, MarkdownDescription: "The recovery point the plan was derived from: " +
 				"`checkpoint_path` as given, or the point chosen in `checkpoint_dir`/`savepoint_dir` (the directory string joined with its name)."},
 			"checkpoint_id":          schema.Int64Attribute{Computed: true, MarkdownDescription: "The checkpoint ID recorded in `_metadata` of the point read (null for plan_json)."},

@@ -15,10 +15,9 @@ func recoveryPointsAttribute() schema.ListNestedAttribute {
 	}
 	return schema.ListNestedAttribute{
 		Computed: true,
-		MarkdownDescription: "With `checkpoint_dir`/`savepoint_dir`: every complete recovery point found, newest first by markers, " +
-			"each with its merged markers; empty while there is none, null for `plan_json` and `checkpoint_path`. Pass it to " +
-			"`flinkagents_cleanup_boundary`'s `recovery_points` to see, before anything is deleted, which points a boundary makes " +
-			"unrestorable (`unrestorable_points`), and to refuse that for the points in `keep_restorable`.",
+		MarkdownDescription: "With `checkpoint_dir`/`savepoint_dir`: every complete recovery point found, newest first by markers; " +
+			"empty while there is none, null for `plan_json` and `checkpoint_path`. Pass it to `flinkagents_cleanup_boundary`'s " +
+			"`recovery_points`.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"path":          computed("The point's directory, as `source_recovery_point` would name it."),
 			"kind":          computed("`checkpoint` or `savepoint`."),

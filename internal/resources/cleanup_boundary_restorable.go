@@ -42,11 +42,9 @@ func restorableAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"recovery_points": schema.ListNestedAttribute{
 			Optional: true,
-			MarkdownDescription: "The recovery points this boundary must be checked against, usually " +
-				"`data.flinkagents_cleanup_plan.<name>.recovery_points` (every complete point in its `checkpoint_dir`/`savepoint_dir`). " +
-				"Each point's markers are compared with the plan's offsets at plan time; the points the boundary would make " +
-				"unrestorable are listed in `unrestorable_points`. A new checkpoint changes this list, so with it set each run " +
-				"plans an in-place update that only records the new list (the apply finds the plan already APPLIED).",
+			MarkdownDescription: "The recovery points to check this boundary against, usually " +
+				"`data.flinkagents_cleanup_plan.<name>.recovery_points`. The points it would make unrestorable are listed in " +
+				"`unrestorable_points`. A new checkpoint changes this list, so each run plans an in-place update.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"path":          schema.StringAttribute{Required: true, MarkdownDescription: "The point's path, as `keep_restorable` matches it."},
 				"kind":          schema.StringAttribute{Optional: true, MarkdownDescription: "`checkpoint` or `savepoint` (informational)."},
@@ -59,11 +57,9 @@ func restorableAttributes() map[string]schema.Attribute {
 		},
 		"keep_restorable": schema.ListAttribute{
 			Optional: true, ElementType: types.StringType,
-			MarkdownDescription: "Paths or path prefixes of recovery points that must stay restorable (for example last week's " +
-				"release savepoint, or `\"s3://ckpt/savepoints/\"` for every savepoint). Matched as prefixes against " +
-				"`recovery_points[*].path`. `terraform plan` refuses a boundary that would make a matching point unrestorable, " +
-				"naming the point, partition and offsets, and refuses an entry that matches no point (a typo, or the point is gone) " +
-				"rather than protect nothing.",
+			MarkdownDescription: "Paths or path prefixes of recovery points that must stay restorable, matched against " +
+				"`recovery_points[*].path`. `terraform plan` refuses a boundary that makes a matching point unrestorable, and an entry " +
+				"that matches no point.",
 			Validators: []validator.List{
 				listvalidator.AlsoRequires(path.MatchRoot("recovery_points")),
 				listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
@@ -71,10 +67,8 @@ func restorableAttributes() map[string]schema.Attribute {
 		},
 		"unrestorable_points": schema.ListNestedAttribute{
 			Computed: true,
-			MarkdownDescription: "Known at plan time: the points of `recovery_points` that the runtime would refuse to restore once " +
-				"this boundary is recorded (a marker below the plan's offset on some partition, or markers naming another topic or " +
-				"partition set), with the reason (`partition 2: marker 60 below new boundary 90`). Empty when every point stays " +
-				"restorable; null without `recovery_points`. For policies on `terraform show -json`.",
+			MarkdownDescription: "Known at plan time: the points of `recovery_points` the runtime would refuse to restore once this " +
+				"boundary is recorded, with the reason. Empty when every point stays restorable; null without `recovery_points`.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"path":   schema.StringAttribute{Computed: true, MarkdownDescription: "The point's path."},
 				"reason": schema.StringAttribute{Computed: true, MarkdownDescription: "Why a restore from it would be refused."},

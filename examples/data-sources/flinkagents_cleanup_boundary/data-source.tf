@@ -4,7 +4,7 @@ data "flinkagents_cleanup_boundary" "orders" {
 }
 
 output "effective_boundary" {
-  value = data.flinkagents_cleanup_boundary.orders.boundary
+  value = data.flinkagents_cleanup_boundary.orders.committed_boundary
 }
 
 output "history" {
