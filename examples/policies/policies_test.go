@@ -356,8 +356,17 @@ resource "flinkagents_cleanup_boundary" "orders" {
 
 	// (c) a changed partition set, doctored (the provider refuses it).
 	reshaped := clone(t, forward)
-	offsets := change(t, reshaped, addr)["after"].(map[string]any)["offsets"].(map[string]any)
-	offsets["3"] = 20.0
+	after := change(t, reshaped, addr)["after"].(map[string]any)
+	var doctored map[string]any
+	if err := json.Unmarshal([]byte(after["plan_json"].(string)), &doctored); err != nil {
+		t.Fatal(err)
+	}
+	doctored["offsets"].(map[string]any)["3"] = 20.0
+	planJSON, err := json.Marshal(doctored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after["plan_json"] = string(planJSON)
 	expectDenied(t, "partition set change", deny(t, reshaped, nil), "[boundary-forward] "+addr+": the partition set changes")
 }
 

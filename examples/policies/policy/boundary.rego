@@ -20,8 +20,8 @@ max_records_to_delete := data.params.max_records_to_delete
 deny contains msg if {
 	some rc in changes(boundary_type)
 	writes(rc)
-	before := rc.change.before.offsets
-	after := rc.change.after.offsets
+	before := plan_offsets(rc.change.before)
+	after := plan_offsets(rc.change.after)
 	is_object(before)
 	is_object(after)
 	some p, old in before
@@ -34,13 +34,18 @@ deny contains msg if {
 deny contains msg if {
 	some rc in changes(boundary_type)
 	writes(rc)
-	before := rc.change.before.offsets
-	after := rc.change.after.offsets
+	before := plan_offsets(rc.change.before)
+	after := plan_offsets(rc.change.after)
 	is_object(before)
 	is_object(after)
 	object.keys(before) != object.keys(after)
 	msg := sprintf("[boundary-forward] %s: the partition set changes from %v to %v", [rc.address, sort(object.keys(before)), sort(object.keys(after))])
 }
+
+# The offsets of the plan a boundary holds, by partition ("0", "1", ...):
+# plan_json is the plan file, shown in full in the plan. A leading UTF-8
+# byte-order mark, which the provider accepts, is skipped.
+plan_offsets(values) := json.unmarshal(trim_prefix(values.plan_json, "\ufeff")).offsets if is_string(values.plan_json)
 
 # (d) a cap on deleted records, unless the plan ID is approved.
 deny contains msg if {
@@ -55,11 +60,11 @@ deny contains msg if {
 }
 
 # (e) fail closed on what cannot be reviewed: the deletion preview, the
-# offsets or the plan ID unknown until apply.
+# plan (and so its offsets) or the plan ID unknown until apply.
 deny contains msg if {
 	some rc in changes(boundary_type)
 	writes(rc)
-	some attr in ["records_to_delete", "offsets", "plan_id"]
+	some attr in ["records_to_delete", "plan_json", "plan_id"]
 	unknown(rc, attr)
 	not approved(object.get(rc.change.after, "plan_id", null))
 	msg := sprintf("[unknown] %s: %s is unknown until apply, so the deletion cannot be reviewed; approve plan ID %v in approvals.json, or apply the topics first",
