@@ -27,11 +27,11 @@ locals {
 
   # The runtime refuses to restore with a control topic that holds no
   # committed boundary, so the job is told about the control topic only
-  # once the boundary resource records one. committed_boundary is the
-  # control topic's effective boundary, known at plan time once the topics
-  # exist; sensitive only to keep plans short, and its size says nothing.
+  # once the boundary resource records one. partitions holds one line per
+  # partition of the boundary this apply records, known at plan time once
+  # the topics exist.
   cleanup_enabled = !local.renders_in_module ? one(data.flinkagents_agent_config.this[*].cleanup_enabled) : anytrue([
-    for b in flinkagents_cleanup_boundary.this : try(length(nonsensitive(b.committed_boundary)) > 0, false)
+    for b in flinkagents_cleanup_boundary.this : try(length(b.partitions) > 0, false)
   ])
 }
 

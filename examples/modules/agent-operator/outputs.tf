@@ -57,7 +57,8 @@ output "boundary" {
     Null without a plan (and, following the job, while it has no complete point yet). Otherwise
     status (APPLIED once the boundary's records are deleted, COMMITTED while an apply is pending,
     DELETION_PENDING when records below it are readable again), source_recovery_point (the point
-    the plan came from) and partitions (per partition, the boundary and what the last apply deleted).
+    the plan came from) and partitions (keyed by partition number: what the apply deletes there, or
+    its start offset when there is nothing to delete).
   EOT
   value = one([for b in flinkagents_cleanup_boundary.this : {
     status                = b.status
