@@ -57,7 +57,7 @@ output "action_state_topic_id" {
 }
 
 output "partitions" {
-  description = "Per partition: the boundary and what the apply deleted."
+  description = "Per partition (keyed in decimal): what the apply deletes, or the start offset when nothing is left to delete."
   value       = one(flinkagents_cleanup_boundary.orders[*].partitions)
 }
 

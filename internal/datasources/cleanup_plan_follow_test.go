@@ -75,7 +75,8 @@ func (f *followEnv) followed(id int64) []statecheck.StateCheck {
 		statecheck.ExpectKnownValue(followAddr, tfjsonpath.New("source_recovery_point"), knownvalue.StringExact(fmt.Sprintf("file:%s/chk-%d", f.dir, id))),
 		statecheck.ExpectKnownValue(followAddr, tfjsonpath.New("checkpoint_id"), knownvalue.Int64Exact(id)),
 		statecheck.ExpectKnownValue("flinkagents_cleanup_boundary.orders", tfjsonpath.New("status"), knownvalue.StringExact("APPLIED")),
-		statecheck.ExpectKnownValue("flinkagents_cleanup_boundary.orders", tfjsonpath.New("offsets").AtMapKey("2"), knownvalue.Int64Exact(2*id+2)),
+		statecheck.ExpectKnownValue(followAddr, tfjsonpath.New("offsets").AtMapKey("2"), knownvalue.Int64Exact(2*id+2)),
+		statecheck.ExpectKnownValue("flinkagents_cleanup_boundary.orders", tfjsonpath.New("source_recovery_point"), knownvalue.StringExact(fmt.Sprintf("file:%s/chk-%d", f.dir, id))),
 	}
 }
 

@@ -4,8 +4,9 @@ data "flinkagents_cleanup_plan" "oldest_kept" {
   checkpoint_path = "s3://flink-checkpoints/orders/savepoint-3f9a1c-5f6e7d8c9b0a"
 }
 
-# terraform plan shows records_to_delete and delete_ranges, and refuses a
-# plan that would move the boundary backward. terraform apply records the
+# terraform plan shows the plan's offsets (plan_json), what is deleted per
+# partition (partitions) and records_to_delete, and refuses a plan that would
+# move the boundary backward. terraform apply records the
 # plan as COMMITTED, deletes, verifies, and records APPLIED.
 resource "flinkagents_cleanup_boundary" "orders" {
   control_topic      = flinkagents_cleanup_control_topic.orders.name
