@@ -17,8 +17,7 @@ import (
 )
 
 // TestCleanupBoundaryApplyEndsWhenBrokerStopsAnswering: the broker takes
-// the COMMITTED append and never answers (measured before the fix: apply
-// still running after 201 s with timeout = "5s"). terraform apply must end
+// the COMMITTED append and never answers. terraform apply must end
 // within the provider's timeout plus a margin for Terraform itself, say
 // what it waited for, and the next apply must converge. kfake injects the
 // silence, so this test always runs in process.
