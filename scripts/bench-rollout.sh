@@ -38,62 +38,18 @@ mkdir -p "$DIR"
 DIR="$(cd "$DIR" && pwd -P)"
 
 "$ROOT/scripts/require-tools.sh" go terraform java mvn openssl
-log() { printf 'bench-rollout: %s\n' "$*" >&2; }
-die() { printf 'bench-rollout: ERROR: %s\n' "$*" >&2; exit 1; }
+BENCH_NAME=bench-rollout
+# shellcheck source=bench/lib.sh
+source "$ROOT/scripts/bench/lib.sh"
 for n in $TOPICS; do ((n % 2 == 0 && n > 0)) || die "BENCH_TOPICS: $n is not a positive even number"; done
 
-# --- Kafka, with JMX on a free loopback port for the request counters -------
-# shellcheck source=kafka/lib.sh
-source "$ROOT/scripts/kafka/lib.sh"
-JMX_PORT="$(kafka_pick_ports 1)"
-KAFKA_DIR="$DIR/kafka"
-cleanup() { "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-KAFKA_JVM_OPTS="$KAFKA_JVM_OPTS -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
--Dcom.sun.management.jmxremote.port=$JMX_PORT -Dcom.sun.management.jmxremote.rmi.port=$JMX_PORT \
--Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
-  "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
-BOOTSTRAP="$(bash -c "source '$KAFKA_DIR/env.sh'; printf %s \"\$KAFKA_BOOTSTRAP_SERVERS\"")"
-[[ -n "$BOOTSTRAP" ]] || die "no PLAINTEXT bootstrap address in $KAFKA_DIR/env.sh"
-
-# CPU seconds the broker JVM has used so far (it shares the machine).
-BROKER_PID="$(cat "$KAFKA_DIR/node-1/kafka.pid")"
-CLK_TCK="$(getconf CLK_TCK)"
-broker_cpu() { awk -v hz="$CLK_TCK" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$BROKER_PID/stat"; }
-
-# Requests the broker has received, by type, summed over versions. The
-# node's own KRaft traffic and connection handshakes are left out.
-request_counts() {
-  kafka_run_class org.apache.kafka.tools.JmxTool --one-time true --report-format properties \
-    --jmx-url "service:jmx:rmi:///jndi/rmi://127.0.0.1:$JMX_PORT/jmxrmi" \
-    --object-name 'kafka.network:type=RequestMetrics,name=RequestsPerSec,request=*,version=*' --attributes Count 2>/dev/null |
-    awk -F'[=,:]' '/request=/ {
-        for (i = 1; i <= NF; i++) if ($i == "request") t = $(i + 1)
-        c[t] += $NF }
-      END { for (t in c) if (t !~ /^(ApiVersions|BrokerHeartbeat|BrokerRegistration|ControllerRegistration|Vote|BeginQuorumEpoch|EndQuorumEpoch|FetchSnapshot)$/) print t, c[t] }' |
-    sort
-}
-
-# --- Providers ---------------------------------------------------------------
-# Each is installed through dev_overrides behind a wrapper that appends the
-# provider process's CPU (user, sys, from bash's `times`) to a log, so a
-# command's CPU splits into terraform core and provider.
-wrap() { # wrap <real binary> <wrapper path> <cpu log>
-  cat >"$2" <<EOF
-#!/usr/bin/env bash
-"$1" "\$@"
-rc=\$?
-times >"$3.\$\$" # not through a pipe: a pipeline's subshell has no children
-tail -1 "$3.\$\$" >>"$3" && rm -f "$3.\$\$"
-exit \$rc
-EOF
-  chmod +x "$2"
-}
+trap bench_stop_kafka EXIT
+bench_start_kafka
 
 mkdir -p "$DIR/bin/flinkagents" "$DIR/bin/mongey" "$DIR/real"
 log "building this provider"
 (cd "$ROOT" && go build -o "$DIR/real/terraform-provider-flinkagents" .)
-wrap "$DIR/real/terraform-provider-flinkagents" "$DIR/bin/flinkagents/terraform-provider-flinkagents" "$DIR/cpu-provider.log"
+bench_wrap "$DIR/real/terraform-provider-flinkagents" "$DIR/bin/flinkagents/terraform-provider-flinkagents"
 if [[ " $PROVIDERS " == *" mongey "* ]]; then
   log "building the Mongey provider $MONGEY_VERSION from the Go module proxy, in $DIR/mongey-src"
   src="$(cd "$DIR" && GOFLAGS=-mod=mod go mod download -json "github.com/Mongey/terraform-provider-kafka@$MONGEY_VERSION" |
@@ -101,7 +57,7 @@ if [[ " $PROVIDERS " == *" mongey "* ]]; then
   [[ -d "$src" ]] || die "could not download github.com/Mongey/terraform-provider-kafka@$MONGEY_VERSION"
   rm -rf "$DIR/mongey-src" && cp -r "$src" "$DIR/mongey-src" && chmod -R u+w "$DIR/mongey-src"
   (cd "$DIR/mongey-src" && GOFLAGS=-mod=mod go build -o "$DIR/real/terraform-provider-kafka" .)
-  wrap "$DIR/real/terraform-provider-kafka" "$DIR/bin/mongey/terraform-provider-kafka" "$DIR/cpu-provider.log"
+  bench_wrap "$DIR/real/terraform-provider-kafka" "$DIR/bin/mongey/terraform-provider-kafka"
 fi
 cat >"$DIR/terraformrc" <<EOF
 provider_installation {
@@ -169,39 +125,9 @@ printf 'provider\ttopics\tparallelism\tcommand\trun\twall_s\tcpu_core_s\tcpu_pro
 measure() {
   local provider="$1" topics="$2" par="$3" cmd="$4" run="$5"
   shift 5
-  local t0 t1 total
-  request_counts >"$DIR/requests-before"
-  : >"$DIR/cpu-provider.log"
-  local b0 b1
-  b0="$(broker_cpu)"
-  t0="$(date +%s.%N)"
-  # `times` in the subshell (into a file, not a pipe): the CPU of terraform
-  # and of everything it started and waited for.
-  (
-    cd "$DIR/$provider"
-    terraform "$@" -parallelism="$par" -var "bootstrap_servers=[\"$BOOTSTRAP\"]" \
-      -var operator_count=$((topics / 2)) -var partitions="$PARTITIONS" -var prefix="b$provider" \
-      -var deletion_protection=false -no-color >"$DIR/last-$provider.log" 2>&1
-    times >"$DIR/cpu-terraform.log"
-  ) || { tail -30 "$DIR/last-$provider.log" >&2; die "$provider: terraform $cmd failed (log: $DIR/last-$provider.log)"; }
-  total="$(tail -1 "$DIR/cpu-terraform.log")"
-  t1="$(date +%s.%N)"
-  b1="$(broker_cpu)"
-  request_counts >"$DIR/requests-after"
-  awk -v p="$provider" -v n="$topics" -v par="$par" -v c="$cmd" -v r="$run" -v t0="$t0" -v t1="$t1" -v broker="$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" \
-    -v total="$total" -v before="$DIR/requests-before" -v after="$DIR/requests-after" -v plog="$DIR/cpu-provider.log" '
-    function secs(s,   a, i, x, m, q) { # "0m1.230s 0m0.120s" -> 1.35
-      x = 0; split(s, a, " ")
-      for (i in a) { m = a[i]; sub(/s$/, "", m); split(m, q, "m"); x += q[1] * 60 + q[2] }
-      return x }
-    BEGIN {
-      while ((getline line < before) > 0) { split(line, f, " "); b[f[1]] = f[2] }
-      req = 0; types = ""
-      while ((getline line < after) > 0) { split(line, f, " "); d = f[2] - b[f[1]]; if (d > 0) { req += d; types = types f[1] "=" d " " } }
-      prov = 0; while ((getline line < plog) > 0) prov += secs(line)
-      tot = secs(total)
-      printf "%s\t%d\t%d\t%s\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\n", p, n, par, c, r, t1 - t0, tot - prov, prov, broker, req, types
-    }' | tee -a "$RESULTS" >&2
+  bench_measure "$provider	$topics	$par	$cmd	$run" "$DIR/$provider" "$@" -parallelism="$par" \
+    -var "bootstrap_servers=[\"$BOOTSTRAP\"]" -var operator_count=$((topics / 2)) -var partitions="$PARTITIONS" \
+    -var prefix="b$provider" -var deletion_protection=false
 }
 
 drop_topics() { # drop_topics <provider>: what a run left behind, with Kafka's tool

@@ -120,3 +120,12 @@ func describeControlTopic(ctx context.Context, k Kafka, name, dataTopic string) 
 	}
 	return t, checkControlTopic(t, cfg, dataTopic)
 }
+
+// checkSettings is step 3 on the plan's topic.
+func (a *applier) checkSettings(ctx context.Context) error {
+	cfg, err := a.k.TopicConfigs(ctx, a.plan.Topic)
+	if err != nil {
+		return err
+	}
+	return checkDataTopicSettings(a.plan.Topic, cfg)
+}

@@ -53,10 +53,9 @@ const maxJSONDepth = 32
 
 // linearDuplicateCheckMax is the member count up to which an object's keys
 // are checked for duplicates by scanning the members already read; a larger
-// object (the offsets of a big topic) switches to a set. Scanning alone made
-// the check quadratic: a plan or control record of 60,000 partitions took
-// 13 s to parse, and anyone able to write one record to a control topic
-// could make every plan and apply take minutes. Small objects keep the scan,
+// object (the offsets of a big topic) switches to a set. Scanning alone is
+// quadratic, and anyone able to write one record to a control topic could
+// then make every plan and apply take minutes. Small objects keep the scan,
 // which allocates nothing.
 const linearDuplicateCheckMax = 16
 

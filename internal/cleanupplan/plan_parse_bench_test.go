@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// benchPartitions spans three decades and then some: the old duplicate-key
-// check was quadratic (10,000 partitions: 0.34 s, 60,000: 13 s), so each
-// step must now cost about ten times the one before it.
+// benchPartitions spans three decades and then some: parsing is linear, so
+// each step must cost about ten times the one before it (BENCHMARKS.md has
+// the slope, and the quadratic one it replaced).
 var benchPartitions = []int{1_000, 10_000, 60_000, 100_000, 1_000_000}
 
 // benchPlan builds a plan of n partitions with ten-digit offsets, as a busy

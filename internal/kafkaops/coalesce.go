@@ -26,9 +26,7 @@ import (
 // window ago: a burst of reads then goes in a few requests, and a read
 // after a quiet spell still goes at once. A burst batch that has gathered
 // as many callers as the largest recent batch goes without waiting out the
-// window: at -parallelism=10 every caller that can come has come. (The
-// first version held every batch a fixed 10ms window, lone reads
-// included: at -parallelism=10 each refresh waited the window.)
+// window: at -parallelism=10 every caller that can come has come.
 //
 // Two rules keep the protocol's checks exact:
 //

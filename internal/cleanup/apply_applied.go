@@ -1,0 +1,41 @@
+package cleanup
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// markApplied is step 8: it records APPLIED, in one transaction, for every
+// plan still COMMITTED whose offsets the deletion up to target covered. A
+// plan another applier committed after this one's deletion stays COMMITTED
+// for its own apply to finish.
+func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) error {
+	return a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) (bool, error) {
+		appended := false
+		for _, op := range log.Operations() {
+			if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {
+				continue
+			}
+			a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
+			key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
+			if err := txn.Append(ctx, key, value); err != nil {
+				return false, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+			}
+			appended = true
+		}
+		return appended, nil
+	})
+}
+
+// covers reports whether every offset of o is at or below target.
+func covers(target, o cleanupplan.Offsets) bool {
+	for p, off := range o {
+		if off > target[p] {
+			return false
+		}
+	}
+	return true
+}

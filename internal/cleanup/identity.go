@@ -1,0 +1,50 @@
+package cleanup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// checkTopic is steps 2 and 3, re-run around the deletion: identity (topic
+// ID, partition set) and settings.
+func (a *applier) checkTopic(ctx context.Context) error {
+	if _, err := checkIdentity(ctx, a.k, a.plan); err != nil {
+		return err
+	}
+	return a.checkSettings(ctx)
+}
+
+// checkIdentity verifies that the plan's topic exists with the plan's topic
+// ID and exactly the plan's partitions, and returns it as described.
+func checkIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) (kafkaops.Topic, error) {
+	t, err := k.DescribeTopic(ctx, plan.Topic)
+	if err != nil {
+		if errors.Is(err, kafkaops.ErrTopicNotFound) {
+			return t, fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %w",
+				ErrTopicIDChanged, plan.Topic, plan.ID(), plan.TopicID, err)
+		}
+		return t, err
+	}
+	if got := t.ID.String(); got != plan.TopicID {
+		return t, fmt.Errorf("%w: topic %q now has ID %s but the plan was made for ID %s; the topic was deleted and recreated, so the plan's offsets do not describe it. Nothing was deleted",
+			ErrTopicIDChanged, plan.Topic, got, plan.TopicID)
+	}
+	want := plan.Offsets.Partitions()
+	if !slices.Equal(t.Partitions, want) {
+		return t, fmt.Errorf("%w: topic %q has %d partitions %s but the plan covers %d; nothing was deleted",
+			ErrPartitionSetChanged, plan.Topic, len(t.Partitions), shortList(t.Partitions), len(want))
+	}
+	return t, nil
+}
+
+func shortList(ps []int32) string {
+	if len(ps) > 8 {
+		return fmt.Sprintf("%v...", ps[:8])
+	}
+	return fmt.Sprint(ps)
+}

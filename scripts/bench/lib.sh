@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Shared by the Terraform-at-scale benchmarks (bench-rollout.sh,
+# bench-fleet.sh): Kafka from scripts/kafka with JMX on loopback, the broker's
+# request counters and CPU, provider binaries wrapped so their CPU is logged,
+# and one measured terraform command per results row.
+#
+# Source it after setting ROOT (the repository), DIR (the scratch directory)
+# and BENCH_NAME (for messages). It defines:
+#   bench_start_kafka              starts one node in $DIR/kafka, sets BOOTSTRAP
+#   bench_wrap REAL WRAPPER        a wrapper that appends REAL's CPU to $DIR/cpu-provider.log
+#   bench_measure ROW_PREFIX WORKDIR terraform-args...
+#                                  runs terraform in WORKDIR and appends to $RESULTS:
+#                                  ROW_PREFIX \t wall_s \t cpu_core_s \t cpu_provider_s \t cpu_broker_s \t requests \t by_type
+
+log() { printf '%s: %s\n' "$BENCH_NAME" "$*" >&2; }
+die() { printf '%s: ERROR: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }
+
+# shellcheck source=../kafka/lib.sh
+source "$ROOT/scripts/kafka/lib.sh"
+
+bench_start_kafka() {
+  JMX_PORT="$(kafka_pick_ports 1)"
+  KAFKA_DIR="$DIR/kafka"
+  KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-} -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
+-Dcom.sun.management.jmxremote.port=$JMX_PORT -Dcom.sun.management.jmxremote.rmi.port=$JMX_PORT \
+-Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
+    "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
+  BOOTSTRAP="$(bash -c "source '$KAFKA_DIR/env.sh'; printf %s \"\$KAFKA_BOOTSTRAP_SERVERS\"")"
+  [[ -n "$BOOTSTRAP" ]] || die "no PLAINTEXT bootstrap address in $KAFKA_DIR/env.sh"
+  BROKER_PID="$(cat "$KAFKA_DIR/node-1/kafka.pid")"
+  CLK_TCK="$(getconf CLK_TCK)"
+}
+
+bench_stop_kafka() { "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
+
+# CPU seconds the broker JVM has used so far (it shares the machine).
+broker_cpu() { awk -v hz="$CLK_TCK" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$BROKER_PID/stat"; }
+
+# Requests the broker has received, by type, summed over versions. The
+# node's own KRaft traffic and connection handshakes are left out.
+request_counts() {
+  kafka_run_class org.apache.kafka.tools.JmxTool --one-time true --report-format properties \
+    --jmx-url "service:jmx:rmi:///jndi/rmi://127.0.0.1:$JMX_PORT/jmxrmi" \
+    --object-name 'kafka.network:type=RequestMetrics,name=RequestsPerSec,request=*,version=*' --attributes Count 2>/dev/null |
+    awk -F'[=,:]' '/request=/ {
+        for (i = 1; i <= NF; i++) if ($i == "request") t = $(i + 1)
+        c[t] += $NF }
+      END { for (t in c) if (t !~ /^(ApiVersions|BrokerHeartbeat|BrokerRegistration|ControllerRegistration|Vote|BeginQuorumEpoch|EndQuorumEpoch|FetchSnapshot)$/) print t, c[t] }' |
+    sort
+}
+
+# A provider is installed through dev_overrides behind a wrapper that
+# appends the provider process's CPU (user, sys, from bash's `times`) to a
+# log, so a command's CPU splits into terraform core and provider.
+bench_wrap() { # bench_wrap <real binary> <wrapper path>
+  mkdir -p "$(dirname "$2")"
+  cat >"$2" <<WRAP
+#!/usr/bin/env bash
+"$1" "\$@"
+rc=\$?
+times >"$DIR/cpu-provider.log.\$\$" # not through a pipe: a pipeline's subshell has no children
+tail -1 "$DIR/cpu-provider.log.\$\$" >>"$DIR/cpu-provider.log" && rm -f "$DIR/cpu-provider.log.\$\$"
+exit \$rc
+WRAP
+  chmod +x "$2"
+}
+
+bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terraform args...>
+  local prefix="$1" workdir="$2"
+  shift 2
+  local t0 t1 total b0 b1
+  request_counts >"$DIR/requests-before"
+  : >"$DIR/cpu-provider.log"
+  b0="$(broker_cpu)"
+  t0="$(date +%s.%N)"
+  # `times` in the subshell (into a file, not a pipe): the CPU of terraform
+  # and of everything it started and waited for.
+  (
+    cd "$workdir"
+    # errexit is off inside a subshell tested with ||: exit explicitly.
+    terraform "$@" -no-color >"$DIR/last.log" 2>&1 || exit
+    times >"$DIR/cpu-terraform.log"
+  ) || { tail -30 "$DIR/last.log" >&2; die "terraform $1 failed in $workdir (log: $DIR/last.log)"; }
+  total="$(tail -1 "$DIR/cpu-terraform.log")"
+  t1="$(date +%s.%N)"
+  b1="$(broker_cpu)"
+  request_counts >"$DIR/requests-after"
+  awk -v prefix="$prefix" -v t0="$t0" -v t1="$t1" -v broker="$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" \
+    -v total="$total" -v before="$DIR/requests-before" -v after="$DIR/requests-after" -v plog="$DIR/cpu-provider.log" '
+    function secs(s,   a, i, x, m, q) { # "0m1.230s 0m0.120s" -> 1.35
+      x = 0; split(s, a, " ")
+      for (i in a) { m = a[i]; sub(/s$/, "", m); split(m, q, "m"); x += q[1] * 60 + q[2] }
+      return x }
+    BEGIN {
+      while ((getline line < before) > 0) { split(line, f, " "); b[f[1]] = f[2] }
+      req = 0; types = ""
+      while ((getline line < after) > 0) { split(line, f, " "); d = f[2] - b[f[1]]; if (d > 0) { req += d; types = types f[1] "=" d " " } }
+      prov = 0; while ((getline line < plog) > 0) prov += secs(line)
+      tot = secs(total)
+      printf "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\n", prefix, t1 - t0, tot - prov, prov, broker, req, types
+    }' | tee -a "$RESULTS" >&2
+}
