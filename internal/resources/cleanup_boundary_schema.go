@@ -66,7 +66,7 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"partitions": schema.MapAttribute{
 				Computed: true, ElementType: types.StringType,
 				MarkdownDescription: "One line per partition, keyed by the partition in decimal: what the apply deletes " +
-					"(`deletes [150, 200): 50 records`) or `nothing to delete (start offset 200)`, and the recorded boundary where a " +
+					"(`deletes 50 records from offset 150`) or `nothing to delete`, and the recorded boundary where a " +
 					"higher plan was recorded elsewhere. Known at plan time when the topics exist.",
 			},
 			"status": computed("`APPLIED`; `COMMITTED` while an interrupted apply is pending; `DELETION_PENDING` when records below " +

@@ -122,12 +122,12 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
 					// The deletion preview is known at plan time.
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("records_to_delete"), knownvalue.Int64Exact(firstDeleted)),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("11"), knownvalue.StringExact("deletes [0, 16): 16 records")),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("11"), knownvalue.StringExact("deletes 16 records from offset 0")),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("plan_id"), knownvalue.StringExact(first.ID())),
 				}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("APPLIED")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("2"), knownvalue.StringExact("deletes [0, 7): 7 records")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("2"), knownvalue.StringExact("deletes 7 records from offset 0")),
 				},
 				Check: func(*terraformState) error {
 					want := map[int32]int64{}
@@ -188,7 +188,7 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions").AtMapKey("0"),
-						knownvalue.StringExact("nothing to delete (start offset 25); recorded boundary 25 (higher plan recorded elsewhere)")),
+						knownvalue.StringExact("nothing to delete; recorded boundary 25 (higher plan recorded elsewhere)")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("records_to_delete"), knownvalue.Int64Exact(0)),
 				},
 			},

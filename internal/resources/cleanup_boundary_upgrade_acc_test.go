@@ -97,7 +97,7 @@ func TestCleanupBoundaryStateFromV0Plans(t *testing.T) {
 	if strings.Contains(out, "(sensitive value)") {
 		t.Fatalf("the first advance after the upgrade hides a value:\n%s", out)
 	}
-	for _, want := range []string{`~ "11" = "nothing to delete (start offset 16)" -> "deletes [16, 20): 4 records"`, `~ "10" = 15 -> 20`} {
+	for _, want := range []string{`~ "11" = "nothing to delete" -> "deletes 4 records from offset 16"`, `~ "10" = 15 -> 20`} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("the first advance after the upgrade does not show %s:\n%s", want, out)
 		}

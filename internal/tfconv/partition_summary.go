@@ -12,11 +12,13 @@ import (
 )
 
 // PartitionSummaries renders, one line per partition, what a boundary means
-// there: the records an apply deletes, or the start offset when there is
-// nothing to delete, and the recorded boundary where it differs from the
-// plan's offset (a higher plan recorded elsewhere). It is the only
-// per-partition attribute of a boundary, so a reviewer reads each partition
-// once. Keys are the partition in decimal, as in the plan JSON's offsets.
+// there: the records an apply deletes and the offset they start at, or
+// nothing to delete (with the start offset when records above the boundary
+// are gone too), and the recorded boundary where it differs from the plan's
+// offset (a higher plan recorded elsewhere). It is the only per-partition
+// attribute of a boundary, and it never repeats the plan's offset, which
+// plan_json shows: each number is stored and reviewed once. Keys are the
+// partition in decimal, as in the plan JSON's offsets.
 //
 // planned holds the plan's offsets, target the effective boundary after the
 // apply, deleted the ranges deleted (or to delete), gonePast the ranges
@@ -30,12 +32,12 @@ func PartitionSummaries(planned, target cleanupplan.Offsets, deleted, gonePast [
 		if !ok {
 			boundary = planned[p]
 		}
-		line := fmt.Sprintf("nothing to delete (start offset %d)", boundary)
-		if r, ok := gone[p]; ok {
+		line := "nothing to delete"
+		if r, ok := gone[p]; ok && r.To != boundary {
 			line = fmt.Sprintf("nothing to delete (start offset %d)", r.To)
 		}
 		if r, ok := deletes[p]; ok {
-			line = fmt.Sprintf("deletes [%d, %d): %s", r.From, r.To, records(r.To-r.From))
+			line = fmt.Sprintf("deletes %s from offset %d", records(r.To-r.From), r.From)
 		}
 		if boundary != planned[p] {
 			line += fmt.Sprintf("; recorded boundary %d (higher plan recorded elsewhere)", boundary)

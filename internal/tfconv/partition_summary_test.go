@@ -17,9 +17,9 @@ func TestPartitionSummaries(t *testing.T) {
 	gone := []cleanup.Range{{Partition: 10, From: 200, To: 230}}
 	got := PartitionSummaries(planned, target, deleted, gone)
 	want := types.MapValueMust(types.StringType, map[string]attr.Value{
-		"0":  types.StringValue("deletes [150, 200): 50 records"),
-		"1":  types.StringValue("nothing to delete (start offset 200)"),
-		"2":  types.StringValue("deletes [249, 250): 1 record; recorded boundary 250 (higher plan recorded elsewhere)"),
+		"0":  types.StringValue("deletes 50 records from offset 150"),
+		"1":  types.StringValue("nothing to delete"),
+		"2":  types.StringValue("deletes 1 record from offset 249; recorded boundary 250 (higher plan recorded elsewhere)"),
 		"10": types.StringValue("nothing to delete (start offset 230)"),
 	})
 	if !got.Equal(want) {

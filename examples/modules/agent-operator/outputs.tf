@@ -58,7 +58,7 @@ output "boundary" {
     status (APPLIED once the boundary's records are deleted, COMMITTED while an apply is pending,
     DELETION_PENDING when records below it are readable again), source_recovery_point (the point
     the plan came from) and partitions (keyed by partition number: what the apply deletes there, or
-    its start offset when there is nothing to delete).
+    "nothing to delete").
   EOT
   value = one([for b in flinkagents_cleanup_boundary.this : {
     status                = b.status
