@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -89,7 +88,7 @@ func actionStateTopicSchema() schema.Schema {
 			},
 			"partitions": schema.Int64Attribute{
 				Optional: true, Computed: true,
-				Default:             int64default.StaticInt64(64),
+				PlanModifiers:       []planmodifier.Int64{defaultOnCreate(64)},
 				MarkdownDescription: "Partition count (default 64, as the runtime's `kafkaActionStateTopicNumPartitions`). Cannot change after creation.",
 				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
 			},

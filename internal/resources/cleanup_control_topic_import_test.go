@@ -1,0 +1,74 @@
+package resources_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+)
+
+// TestCleanupControlTopicImportIsZeroDiff imports a control topic whose
+// history was written transactionally, beside its action-state topic and
+// boundary, 20 times with and 20 times without action_state_topic in the
+// configuration, each plan by a fresh provider on a three-broker cluster:
+// every plan must be empty. Before action_state_topic was computed, every
+// plan without it proposed changing it to null.
+func TestCleanupControlTopicImportIsZeroDiff(t *testing.T) {
+	b := newBoundaryEnvOn(t, acctest.NewInProcessCluster(t, 3), 2, 10)
+	plan := b.plan(t, "file:/checkpoints/orders/chk-3", func(int32) int64 { return 2 })
+	ctx := context.Background()
+	txn, err := b.Admin.BeginControlTxn(ctx, b.control)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []cleanupplan.Status{cleanupplan.StatusCommitted, cleanupplan.StatusApplied} {
+		k, v := cleanupplan.EncodeRecord(st, plan)
+		if err := txn.Append(ctx, k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := txn.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Admin.DeleteRecords(ctx, b.data, plan.Offsets); err != nil {
+		t.Fatal(err)
+	}
+	config := func(pairing bool) string {
+		line := ""
+		if pairing {
+			line = fmt.Sprintf("action_state_topic = %q", b.data)
+		}
+		return b.config(plan) + fmt.Sprintf(`
+import {
+  to = flinkagents_cleanup_control_topic.orders
+  id = %[1]q
+}
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name = %[1]q
+  %[2]s
+}
+import {
+  to = flinkagents_action_state_topic.orders
+  id = %[3]q
+}
+resource "flinkagents_action_state_topic" "orders" {
+  name = %[3]q
+}
+import {
+  to = flinkagents_cleanup_boundary.orders
+  id = %[1]q
+}
+`, b.control, line, b.data)
+	}
+	var steps []resource.TestStep
+	for range 20 {
+		steps = append(steps,
+			resource.TestStep{Config: config(true), PlanOnly: true},
+			resource.TestStep{Config: config(false), PlanOnly: true})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps})
+}
