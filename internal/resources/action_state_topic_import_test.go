@@ -48,7 +48,7 @@ resource "flinkagents_action_state_topic" "orders" {
 				Config: config(name, ""), ResourceName: addr, ImportState: true, ImportStateId: name, ImportStatePersist: true,
 			},
 			{
-				Config: config(name, ""),
+				Config:           config(name, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("partitions"), knownvalue.Int64Exact(12)),
