@@ -123,7 +123,7 @@ func controlTopicSchema() schema.Schema {
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor`; " +
-				"the value in use is shown in state. Use 3 in production: a lost control topic blocks every restore. "),
+				"use 3 in production. "),
 			"config": schema.MapAttribute{
 				Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Extra topic settings (for example `min.insync.replicas`). Settings that add deletion or retention are refused.",
@@ -136,7 +136,7 @@ func controlTopicSchema() schema.Schema {
 			"action_state_topic": schema.StringAttribute{
 				Optional: true, Computed: true,
 				PlanModifiers:       []planmodifier.String{keepStateWhenUnconfigured{}},
-				MarkdownDescription: "The action-state topic this control topic serves; must differ from `name`. Documents the pairing and catches swapped names at validation.",
+				MarkdownDescription: "The action-state topic this control topic serves; must differ from `name`, which catches swapped names. Absent, kept as learned on import from the newest recorded plan.",
 				Validators:          []validator.String{tfconv.TopicName()},
 			},
 			"topic_id": schema.StringAttribute{

@@ -505,9 +505,8 @@ const defaultTopicTimeout = 30 * time.Minute
 func replicationFactorAttribute(description string) schema.Int64Attribute {
 	return schema.Int64Attribute{
 		Optional: true, Computed: true,
-		MarkdownDescription: description + "Raising it is an in-place update: partitions are reassigned to more brokers, " +
-			"existing replicas and every record stay, and apply waits until all new replicas are in sync (within the timeouts block's " +
-			"`update`, default 30m; progress in the provider's INFO log). Lowering it is refused at plan time.",
+		MarkdownDescription: description + "Raised in place (partitions reassigned, every record kept; apply waits for the new " +
+			"replicas within `timeouts.update`); lowering it is refused at plan time.",
 		Validators:    []validator.Int64{int64validator.Between(1, 32767)},
 		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 	}
