@@ -54,12 +54,9 @@ const (
 	// only the reads that meet a request in flight).
 	coalesceEnv = "FLINKAGENTS_COALESCE"
 	// defaultCoalesceWindow holds a batch for company only within a burst
-	// of reads (a read after a quiet spell goes at once). On a 400-topic
-	// plan against a local broker, off / 0 / 5ms / 10ms took 800 / 423-442 /
-	// 282-295 / 201-206 requests at -parallelism=10 and 800 / 157-194 /
-	// 137-139 / 125-128 at 50, in the same wall time within noise
-	// (BENCHMARKS.md, "The coalescer, decided on wall time"); a remote
-	// broker batches more at any window.
+	// of reads (a read after a quiet spell goes at once): the fewest
+	// requests for the same wall time (BENCHMARKS.md, "The coalescer,
+	// decided on wall time").
 	defaultCoalesceWindow = 10 * time.Millisecond
 )
 
