@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // AwaitTopicDeleted returns once the topic with ID id no longer answers to
 // name: gone, or recreated as another topic. Kafka answers DeleteTopics
 // before every broker has dropped the topic, and a create of the same name
-// in between would fail with TOPIC_ALREADY_EXISTS. It waits as long as ctx
-// allows (each read is bounded by the client's timeout).
+// in between would fail with TOPIC_ALREADY_EXISTS. Partitions reported
+// without a leader meanwhile are part of the deletion, so retriable errors
+// are waited out. It waits as long as ctx allows (each read is bounded by
+// the client's timeout).
 func (c *Client) AwaitTopicDeleted(ctx context.Context, name string, id TopicID) error {
 	start := time.Now()
 	for wait := 50 * time.Millisecond; ; wait = min(2*wait, time.Second) {
@@ -19,8 +23,8 @@ func (c *Client) AwaitTopicDeleted(ctx context.Context, name string, id TopicID)
 		switch {
 		case errors.Is(err, ErrTopicNotFound):
 			return nil
-		case err != nil && ctx.Err() == nil:
-			return err
+		case err != nil && ctx.Err() == nil && !kerr.IsRetriable(err):
+			return err // refused or unreachable: waiting would not help
 		case err == nil && t.ID != id:
 			return nil
 		}

@@ -3,11 +3,16 @@ package kafkaops_test
 import (
 	"context"
 	"errors"
+	"net"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
@@ -43,10 +48,35 @@ func TestAwaitTopicDeleted(t *testing.T) {
 		t.Fatalf("a topic under the name with another ID: %v; want the awaited one gone", err)
 	}
 
+	// While it is deleted, a broker may list the topic with partitions
+	// that have no leader: the wait goes on through them.
+	var answered atomic.Int32
+	c.ControlKey(int16(kmsg.Metadata), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		md := req.(*kmsg.MetadataRequest)
+		if len(md.Topics) != 1 || md.Topics[0].Topic == nil || *md.Topics[0].Topic != "orders" || answered.Add(1) > 3 {
+			return nil, nil, false
+		}
+		resp := md.ResponseKind().(*kmsg.MetadataResponse)
+		resp.SetVersion(md.GetVersion())
+		host, port, _ := net.SplitHostPort(c.ListenAddrs()[0])
+		p, _ := strconv.Atoi(port)
+		resp.Brokers = []kmsg.MetadataResponseBroker{{NodeID: 0, Host: host, Port: int32(p)}}
+		topic := kmsg.NewMetadataResponseTopic()
+		topic.Topic, topic.TopicID = kmsg.StringPtr("orders"), created.Topic.ID
+		part := kmsg.NewMetadataResponseTopicPartition()
+		part.ErrorCode, part.Leader = kerr.UnknownTopicOrPartition.Code, -1
+		topic.Partitions = []kmsg.MetadataResponseTopicPartition{part}
+		resp.Topics = []kmsg.MetadataResponseTopic{topic}
+		return resp, nil, true
+	})
 	if err := k.DeleteTopic(ctx, "orders"); err != nil {
 		t.Fatal(err)
 	}
 	if err := k.AwaitTopicDeleted(ctx, "orders", created.Topic.ID); err != nil {
 		t.Fatalf("after the deletion: %v", err)
+	}
+	if answered.Load() < 3 {
+		t.Fatalf("the wait ended after %d answers, before the partitions without a leader were waited out", answered.Load())
 	}
 }
