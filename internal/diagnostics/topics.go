@@ -183,13 +183,3 @@ func MovedTopicSettingsDropped(resourceType, name string, dropped []string) diag
 			"sets them. Leave these keys out of the resource's config block (they are refused there).",
 			name, resourceType, resourceType, strings.Join(dropped, "\n  ")))
 }
-
-// ControlTopicPairingNotLearned warns that an imported control topic's
-// history could not say which action-state topic it serves.
-func ControlTopicPairingNotLearned(name string, err error) diag.Diagnostic {
-	return diag.NewWarningDiagnostic("Control Topic Pairing Not Learned",
-		detail(fmt.Sprintf("importing cleanup control topic %q, its recorded plans could not be read, so action_state_topic was not learned from them", name),
-			"The topic is imported. If the configuration sets action_state_topic, the next plan shows it as an in-place change that only "+
-				"records it in state. No boundary can be applied on this control topic until its history is readable: "+
-				"the flinkagents_cleanup_boundary resource and data source report what is wrong and where.", err))
-}

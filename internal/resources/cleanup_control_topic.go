@@ -69,8 +69,13 @@ func importControlTopic(ctx context.Context, clients *providerdata.Clients, name
 	}
 	log, err := cleanup.History(ctx, kafka, name)
 	switch {
-	case errors.Is(err, kafkaops.ErrTopicNotFound), errors.Is(err, cleanup.ErrControlTopicMisconfigured):
-		return // Read and the plan report the topic as it is
+	case errors.Is(err, kafkaops.ErrTopicNotFound):
+		// Also what a broker that has not caught up with a new topic says:
+		// going on would import with the pairing unlearned on this run only.
+		resp.Diagnostics.Append(diagnostics.ImportedTopicNotFound("cleanup control topic", name, err))
+		return
+	case errors.Is(err, cleanup.ErrControlTopicMisconfigured):
+		return // several partitions or drifted settings: Read and the plan report them
 	case unreadableHistory(err):
 		resp.Diagnostics.Append(diagnostics.ControlTopicPairingNotLearned(name, err))
 		return

@@ -3,6 +3,7 @@ package resources_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -71,4 +72,28 @@ import {
 			resource.TestStep{Config: config(false), PlanOnly: true})
 	}
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps})
+}
+
+// TestCleanupControlTopicImportOfAMissingTopic: the import fails naming
+// the topic, rather than going on with the pairing unlearned (what a
+// broker not yet aware of a new topic would otherwise cause on some runs).
+func TestCleanupControlTopicImportOfAMissingTopic(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("orders-cleanup-control")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config: e.Provider() + fmt.Sprintf(`
+import {
+  to = flinkagents_cleanup_control_topic.orders
+  id = %[1]q
+}
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name = %[1]q
+}
+`, name),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Cleanup Control Topic Not Found.*importing\s+cleanup\s+control\s+topic\s+"` + regexp.QuoteMeta(name) + `"`),
+		}},
+	})
 }
