@@ -43,27 +43,19 @@ func TestCleanupControlTopicImportIsZeroDiff(t *testing.T) {
 		if pairing {
 			line = fmt.Sprintf("action_state_topic = %q", b.data)
 		}
-		return b.config(plan) + fmt.Sprintf(`
-import {
-  to = flinkagents_cleanup_control_topic.orders
-  id = %[1]q
-}
-resource "flinkagents_cleanup_control_topic" "orders" {
-  name = %[1]q
-  %[2]s
-}
+		return b.config(plan) + controlTopicImport(b.control, line) + fmt.Sprintf(`
 import {
   to = flinkagents_action_state_topic.orders
-  id = %[3]q
+  id = %[1]q
 }
 resource "flinkagents_action_state_topic" "orders" {
-  name = %[3]q
+  name = %[1]q
 }
 import {
   to = flinkagents_cleanup_boundary.orders
-  id = %[1]q
+  id = %[2]q
 }
-`, b.control, line, b.data)
+`, b.data, b.control)
 	}
 	var steps []resource.TestStep
 	for range 20 {
@@ -83,17 +75,24 @@ func TestCleanupControlTopicImportOfAMissingTopic(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config: e.Provider() + fmt.Sprintf(`
+			Config:      e.Provider() + controlTopicImport(name, ""),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Cleanup Control Topic Not Found.*importing\s+cleanup\s+control\s+topic\s+"` + regexp.QuoteMeta(name) + `"`),
+		}},
+	})
+}
+
+// controlTopicImport imports the topic name as
+// flinkagents_cleanup_control_topic.orders, with attrs in its block.
+func controlTopicImport(name, attrs string) string {
+	return fmt.Sprintf(`
 import {
   to = flinkagents_cleanup_control_topic.orders
   id = %[1]q
 }
 resource "flinkagents_cleanup_control_topic" "orders" {
   name = %[1]q
+  %[2]s
 }
-`, name),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`(?s)Cleanup Control Topic Not Found.*importing\s+cleanup\s+control\s+topic\s+"` + regexp.QuoteMeta(name) + `"`),
-		}},
-	})
+`, name, attrs)
 }
