@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
-	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -21,16 +20,8 @@ import (
 // is gone; a topic still listed is waited for until the context ends, and
 // the error says the deletion was accepted.
 func TestAwaitTopicDeleted(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
+	c := newCluster(t, 0)
+	k := c.client(t, noCoalescing)
 	ctx := context.Background()
 	created, err := k.CreateTopic(ctx, "orders", 1, 1, nil)
 	if err != nil {
