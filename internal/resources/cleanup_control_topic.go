@@ -60,7 +60,8 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 // right after the import is empty whether or not the configuration names
 // the pairing. A read that fails on Kafka's side fails the import instead
 // of leaving the pairing unset (a plan that would change only on some
-// runs); a history that cannot be trusted leaves it unset, with a warning.
+// runs); a history that cannot be trusted, or that the principal may not
+// read, leaves it unset, with a warning.
 func importControlTopic(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse) {
 	op := fmt.Sprintf("importing cleanup control topic %q, reading its recorded plans to learn action_state_topic", name)
 	kafka, diags := clients.KafkaClient(ctx, op)
@@ -88,13 +89,13 @@ func importControlTopic(ctx context.Context, clients *providerdata.Clients, name
 	}
 }
 
-// unreadableHistory reports an error about what the control log holds,
-// not about reading it: reading again gives the same answer.
+// unreadableHistory reports an error that reading again would repeat: what
+// the control log holds, or a permission the principal lacks.
 func unreadableHistory(err error) bool {
 	if _, ok := errors.AsType[*kafkaops.ControlRecordError](err); ok {
 		return true
 	}
-	for _, content := range []error{cleanupplan.ErrTombstone, cleanupplan.ErrCorruptControlLog, cleanupplan.ErrForeignPlan, cleanupplan.ErrIncomparablePlans} {
+	for _, content := range []error{cleanupplan.ErrTombstone, cleanupplan.ErrCorruptControlLog, cleanupplan.ErrForeignPlan, cleanupplan.ErrIncomparablePlans, cleanup.ErrNotAuthorized} {
 		if errors.Is(err, content) {
 			return true
 		}

@@ -96,3 +96,20 @@ resource "flinkagents_cleanup_control_topic" "orders" {
 }
 `, name, attrs)
 }
+
+// TestCleanupControlTopicImportWithUntrustedHistory: a history that fails
+// closed (a tombstone) does not stop the import of the topic itself: the
+// pairing stays unlearned (a warning says why) and a configuration without
+// it plans nothing.
+func TestCleanupControlTopicImportWithUntrustedHistory(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("orders-cleanup-control")
+	e.CreateTopic(name, 1, map[string]string{"cleanup.policy": "compact"})
+	if _, err := e.AppendControl(context.Background(), name, []byte("someone"), nil); err != nil {
+		t.Fatal(err)
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps:                    []resource.TestStep{{Config: e.Provider() + controlTopicImport(name, ""), PlanOnly: true}},
+	})
+}
