@@ -84,12 +84,8 @@ func (d *agentConfigDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 	topicName := tfconv.TopicName()
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Renders the Flink Agents `agent:` configuration that makes a job store action state in Kafka " +
-			"(`actionStateStoreBackend: kafka`) with the given topics, ready to merge into the job's Flink configuration. " +
-			"Refuses the combinations the runtime refuses. Needs no Kafka connection unless `control_topic` is set.\n\n" +
-			"`control_topic` is rendered only once that control topic holds a committed boundary (the operator's first cleanup " +
-			"applied): the runtime refuses to restore a job whose control topic holds none (\"Kafka cleanup control topic contains " +
-			"no committed boundary\"). Until then the job runs without checkpoint-aligned cleanup, `cleanup_enabled` is false and " +
-			"a warning says so; after the first boundary, read the data source again and redeploy the job.",
+			"with the given topics, ready to merge into the job's Flink configuration. Refuses the combinations the runtime " +
+			"refuses. Needs Kafka only when `control_topic` is set.",
 		Attributes: map[string]schema.Attribute{
 			"action_state_topic": schema.StringAttribute{
 				Required:            true,
@@ -98,10 +94,8 @@ func (d *agentConfigDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			},
 			"control_topic": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "The cleanup control topic (`kafkaActionStateCleanupControlTopic`). Setting it enables checkpoint-aligned " +
-					"cleanup once the topic holds a committed boundary: the data source reads the topic and leaves the option out " +
-					"(with a warning) while it is missing or empty. It must differ from `action_state_topic` and cannot be combined " +
-					"with `tombstones_enabled`.",
+				MarkdownDescription: "The cleanup control topic (`kafkaActionStateCleanupControlTopic`), rendered only once it holds " +
+					"a committed boundary (left out, with a warning, before). Must differ from `action_state_topic`; not with `tombstones_enabled`.",
 				Validators: []validator.String{topicName},
 			},
 			"partitions": schema.Int64Attribute{

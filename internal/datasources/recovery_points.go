@@ -81,19 +81,9 @@ func (d *recoveryPointsDataSource) Schema(ctx context.Context, _ datasource.Sche
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The complete recovery points (retained checkpoints and savepoints) of a Flink Agents job, newest first, " +
-			"each with its merged recovery-marker offsets: what a cleanup plan could follow, and how far each would clean. To plan " +
-			"from one of them, give the same directories to `data.flinkagents_cleanup_plan` (`checkpoint_dir`, `savepoint_dir`) " +
-			"with `select` or `nth_newest`: it chooses in this order, and keeps working when there are fewer points than asked for " +
-			"(`points[2].path` would fail the plan).\n\n" +
-			"A point is complete when it holds `_metadata` (Flink writes it last); a `chk-N` without it is in progress or aborted and " +
-			"is not listed. **Order**: newest first by the points' recovery markers, as `flinkagents_cleanup_plan` chooses, never " +
-			"by file times, so a savepoint copied with `cp -r` or an object-store sync keeps its place; points with equal markers: " +
-			"checkpoints before savepoints, higher checkpoint IDs first, savepoints by path. Points that cannot be ordered " +
-			"(each ahead of the other on some partition, or naming different topics) fail the read, naming both. Only when " +
-			"`ignore_unreadable` lists points without markers is the order the listing's: checkpoints by ID, savepoints by " +
-			"`_metadata` time, merged by `_metadata` time (a warning names the unreadable points). A point Flink removes while it " +
-			"is being read (a subsumed checkpoint) is left out.",
+		MarkdownDescription: "The complete recovery points (retained checkpoints and savepoints) of a Flink Agents job, newest " +
+			"first by their recovery markers, each with its merged marker offsets: what a cleanup plan could follow, and how far " +
+			"each would clean.",
 		Attributes: map[string]schema.Attribute{
 			"checkpoint_dir": schema.StringAttribute{
 				Optional: true,
@@ -120,11 +110,8 @@ func (d *recoveryPointsDataSource) Schema(ctx context.Context, _ datasource.Sche
 			"storage": checkpointStorageAttribute(),
 			"ignore_unreadable": schema.BoolAttribute{
 				Optional: true,
-				MarkdownDescription: "When false (the default) any complete point whose markers cannot be read or do not form a plan " +
-					"(corrupt `_metadata`, no agent operator, legacy markers, markers naming different topics) fails the read, " +
-					"so a configuration never silently picks a different point. When true such points stay in the list, at their " +
-					"place in the order, with `error` set and `offsets`, `topic`, `topic_id` and `plan_id` null; a plan derived " +
-					"from one still fails.",
+				MarkdownDescription: "When false (the default), a complete point whose markers cannot be read or form no plan fails " +
+					"the read. When true it stays in the list with `error` set and `offsets`, `topic`, `topic_id` and `plan_id` null.",
 			},
 			"points": schema.ListNestedAttribute{
 				Computed:            true,

@@ -73,10 +73,9 @@ func (d *requiredPermissionsDataSource) Schema(_ context.Context, _ datasource.S
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The exact Kafka ACLs that Terraform's principal and the Flink job's principal need for one topic pair " +
-			"(action-state topic and control topic), each ACL allowing one operation on one literally named resource, and nothing " +
-			"more: ready for `for_each` into the Mongey provider's `kafka_acl` or Confluent's `confluent_kafka_acl`, and as AWS MSK " +
-			"IAM policy documents. The guide *Required permissions* says which request needs each one. Needs no Kafka connection.",
+		MarkdownDescription: "The exact Kafka ACLs that Terraform's principal and the Flink job's principal need for one topic pair, " +
+			"and nothing more: ready for `for_each` into `kafka_acl` (Mongey) or `confluent_kafka_acl`, and as AWS MSK IAM policy " +
+			"documents. Needs no Kafka connection.",
 		Attributes: map[string]schema.Attribute{
 			"action_state_topic": schema.StringAttribute{Required: true, Validators: []validator.String{topicName},
 				MarkdownDescription: "The action-state topic (`kafkaActionStateTopic`)."},
@@ -94,9 +93,8 @@ func (d *requiredPermissionsDataSource) Schema(_ context.Context, _ datasource.S
 					"When set, the two IAM policy documents are rendered for its topics and transactional ID. An ARN with the IAM wildcards `*` or `?` is refused."},
 			"transactional_id": computed("The transactional ID Terraform's control transactions use, `flinkagents-cleanup-<control topic>`."),
 			"acls": schema.ListAttribute{Computed: true, ElementType: aclType,
-				MarkdownDescription: "Every ACL in Kafka's own names (`resource_type` `TOPIC` or `TRANSACTIONAL_ID`, `pattern_type` `LITERAL`, " +
-					"`operation` such as `READ` or `ALTER_CONFIGS`, `permission` `ALLOW`), Terraform's first, with `key` (unique, the key of " +
-					"the two maps below), `roles` (`terraform`, `job`, or both when they share a principal) and `needed_for` (which requests need it)."},
+				MarkdownDescription: "Every ACL in Kafka's own names (`resource_type`, `pattern_type`, `operation`, `permission`), Terraform's " +
+					"first, with `key` (the key of the two maps below), `roles` (`terraform`, `job` or both) and `needed_for` (the requests that need it)."},
 			"kafka_acls": schema.MapAttribute{Computed: true, ElementType: mongeyACLType,
 				MarkdownDescription: "The same ACLs keyed by `key`, each with exactly the arguments of the Mongey provider's `kafka_acl` " +
 					"(`resource_type` `Topic` or `TransactionalID`, `resource_pattern_type_filter` `Literal`, `acl_operation` such as `Read` " +

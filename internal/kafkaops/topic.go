@@ -92,8 +92,8 @@ type Created struct {
 // CreateTopic creates a topic with the given settings and returns its
 // identity, partitions, replication factor and configs as the broker's
 // CreateTopics response reports them (v5+, Apache Kafka 2.4; the ID since
-// v7, Kafka 2.8), without a read-back: on a 400-topic rollout that
-// read-back was most of apply's requests and CPU. A broker too old to
+// v7, Kafka 2.8), without a read-back, which would be most of a large
+// rollout's requests. A broker too old to
 // report them, or a response without one of the requested configs, gets
 // the read-back instead.
 //

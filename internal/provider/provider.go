@@ -54,12 +54,9 @@ const (
 	// only the reads that meet a request in flight).
 	coalesceEnv = "FLINKAGENTS_COALESCE"
 	// defaultCoalesceWindow holds a batch for company only within a burst
-	// of reads (a read after a quiet spell goes at once). On a 400-topic
-	// plan against a local broker, off / 0 / 5ms / 10ms took 800 / 423-442 /
-	// 282-295 / 201-206 requests at -parallelism=10 and 800 / 157-194 /
-	// 137-139 / 125-128 at 50, in the same wall time within noise
-	// (BENCHMARKS.md, "The coalescer, decided on wall time"); a remote
-	// broker batches more at any window.
+	// of reads (a read after a quiet spell goes at once): the fewest
+	// requests for the same wall time (BENCHMARKS.md, "The coalescer,
+	// decided on wall time").
 	defaultCoalesceWindow = 10 * time.Millisecond
 )
 
@@ -94,9 +91,8 @@ func (p *flinkAgentsProvider) Metadata(_ context.Context, _ provider.MetadataReq
 func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages the Kafka side of [Apache Flink Agents](https://github.com/apache/flink-agents) " +
-			"action state: checkpoint-aligned cleanup of action-state topics. The provider connects to Kafka " +
-			"lazily, on the first operation that needs the cluster, so `terraform validate` and plans that " +
-			"need no Kafka call work without a reachable broker.",
+			"action state: checkpoint-aligned cleanup of action-state topics. It connects to Kafka on the first " +
+			"operation that needs the cluster.",
 		Attributes: map[string]schema.Attribute{
 			"bootstrap_servers": schema.ListAttribute{
 				ElementType: types.StringType,
@@ -116,12 +112,9 @@ func (p *flinkAgentsProvider) Schema(_ context.Context, _ provider.SchemaRequest
 			},
 			"timeout": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "Bound on each single Kafka operation (one admin request, one produce, " +
-					"one read of the control topic, one token or credential request) and on each checkpoint storage request of the " +
-					"data sources that read checkpoints (opening a bucket, one listing page, one lookup, one ranged read), as " +
-					"whole seconds (`120`, a number as in the Mongey provider, or the string `\"120\"`) or a Go duration such as " +
-					"`45s` or `2m`. It is not a budget for a whole apply or read. Defaults to `" + timeoutEnv + "` (the same " +
-					"forms), then `30s`.",
+				MarkdownDescription: "Bound on each single Kafka request and checkpoint storage request, not on a whole " +
+					"apply (the `timeouts` blocks bound those): whole seconds (`120`) or a Go duration (`45s`, `2m`). " +
+					"Defaults to `" + timeoutEnv + "`, then `30s`.",
 				Validators: []validator.String{timeoutValidator{}},
 			},
 		},

@@ -138,10 +138,9 @@ func saslSchemaBlock() schema.Block {
 			"token": optional("OAuth 2 bearer token for `OAUTHBEARER`. It is sent as given and never renewed, "+
 				"so it must outlive the Terraform run; `token_url` lets the provider fetch and renew tokens instead.",
 				true, stringvalidator.ConflictsWith(sibling("token_url"))),
-			"token_url": optional("OAuth 2 token endpoint for `OAUTHBEARER` with the client credentials grant: the "+
-				"provider fetches a token with `client_id` and `client_secret` and renews it before it expires, so "+
-				"an apply may outlive any one token. HTTPS, trusted through the system roots (`SSL_CERT_FILE` adds "+
-				"a CA). Defaults to `"+saslTokenURLEnv+"`.", false, tokenURL()),
+			"token_url": optional("OAuth 2 token endpoint (HTTPS) for `OAUTHBEARER` with the client credentials "+
+				"grant: tokens are fetched with `client_id` and `client_secret` and renewed before they expire. "+
+				"Defaults to `"+saslTokenURLEnv+"`.", false, tokenURL()),
 			"client_id": optional("OAuth 2 client ID for `token_url`. Defaults to `"+saslUsernameEnv+"`.", false),
 			"client_secret": optional("OAuth 2 client secret for `token_url`. Defaults to `"+
 				saslPasswordEnv+"`.", true),
@@ -153,10 +152,8 @@ func saslSchemaBlock() schema.Block {
 					listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 				},
 			},
-			"aws_region": optional("Region of the AWS STS and SSO calls for `AWS_MSK_IAM` (role assumption, web "+
-				"identity, SSO). Defaults to the AWS SDK's (`AWS_REGION`, `AWS_DEFAULT_REGION`, the profile), then "+
-				"to the region in the MSK broker host names. The region that signs the MSK authentication is always "+
-				"the brokers', taken from their host names.", false),
+			"aws_region": optional("Region of the AWS STS and SSO calls for `AWS_MSK_IAM`. Defaults to the AWS "+
+				"SDK's, then to the region in the MSK broker host names, which always sign the MSK authentication.", false),
 			"aws_profile": optional("Shared-config profile for `AWS_MSK_IAM`, instead of `AWS_PROFILE`.", false,
 				stringvalidator.ConflictsWith(sibling("aws_access_key_id"))),
 			"aws_role_arn": optional("Role to assume for `AWS_MSK_IAM`, with the credentials the other "+
@@ -165,10 +162,9 @@ func saslSchemaBlock() schema.Block {
 				"requires one.", false, stringvalidator.AlsoRequires(sibling("aws_role_arn"))),
 			"aws_role_session_name": optional("Session name for assuming `aws_role_arn`, shown in CloudTrail. "+
 				"Defaults to `"+defaultRoleSessionName+"`.", false, stringvalidator.AlsoRequires(sibling("aws_role_arn"))),
-			"aws_access_key_id": optional("Static access key for `AWS_MSK_IAM`. Without it the AWS SDK's default "+
-				"credential chain is used: `AWS_ACCESS_KEY_ID` and the other environment variables, the shared "+
-				"config and credentials files (`AWS_PROFILE`, SSO, credential processes), web identity "+
-				"(`AWS_WEB_IDENTITY_TOKEN_FILE` and `AWS_ROLE_ARN`, as on EKS), ECS task and EC2 instance roles.", false),
+			"aws_access_key_id": optional("Static access key for `AWS_MSK_IAM`. Without it, the AWS SDK's default "+
+				"credential chain is used (environment, shared config and SSO, web identity, ECS and EC2 roles; "+
+				"see Authentication).", false),
 			"aws_secret_access_key": optional("Secret key of `aws_access_key_id`.", true),
 			"aws_session_token": optional("Session token of temporary credentials in `aws_access_key_id`.", true,
 				stringvalidator.AlsoRequires(sibling("aws_access_key_id"))),

@@ -38,10 +38,9 @@ const pemOrPathHint = " Either PEM text (recognised by `-----BEGIN`) or the path
 func tlsSchemaBlock() schema.Block {
 	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	return schema.SingleNestedBlock{
-		MarkdownDescription: "Connect with TLS. Presence of the block turns TLS on; brokers are verified " +
-			"against the system roots unless `ca_pem` is set. `cert_pem` and `key_pem` together enable " +
-			"mutual TLS. Without the block, TLS is on when `" + enableTLSEnv + "` says so or when `" + caCertEnv +
-			"`, `" + clientCertEnv + "` or `" + clientKeyEnv + "` is set.",
+		MarkdownDescription: "Connect with TLS; the block turns it on. Brokers are verified against the system " +
+			"roots unless `ca_pem` is set; `cert_pem` with `key_pem` enables mutual TLS. Without the block, the " +
+			"TLS environment variables decide (see Environment Variables).",
 		Attributes: map[string]schema.Attribute{
 			"enabled": schema.BoolAttribute{
 				Optional: true,

@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -70,10 +69,9 @@ var enforcedKeyReasons = map[string]string{
 
 func actionStateTopicSchema() schema.Schema {
 	return schema.Schema{
-		MarkdownDescription: "The Kafka topic where a Flink Agents operator stores each Action's progress. " +
-			"The resource enforces the settings checkpoint-aligned cleanup depends on (`cleanup.policy=compact,delete`, " +
-			"`retention.ms=-1`, `retention.bytes=-1`) and restores them if they drift. It never replaces the topic: " +
-			"changing `partitions` is refused at plan time, because a new topic loses every action's state; `replication_factor` can be raised in place.",
+		MarkdownDescription: "The Kafka topic where a Flink Agents operator stores each action's progress. Enforces the settings " +
+			"cleanup depends on (`cleanup.policy=compact,delete`, `retention.ms=-1`, `retention.bytes=-1`). Never replaced: " +
+			"a partition change is refused at plan time.",
 		Blocks: map[string]schema.Block{"timeouts": topicTimeoutsBlock()},
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -89,12 +87,11 @@ func actionStateTopicSchema() schema.Schema {
 			},
 			"partitions": schema.Int64Attribute{
 				Optional: true, Computed: true,
-				Default:             int64default.StaticInt64(64),
-				MarkdownDescription: "Partition count (default 64, as the runtime's `kafkaActionStateTopicNumPartitions`). Cannot change after creation.",
+				PlanModifiers:       []planmodifier.Int64{defaultOnCreate(64)},
+				MarkdownDescription: "Partition count. Absent, 64 (the runtime's `kafkaActionStateTopicNumPartitions` default) on create, and the live count of an imported topic. Cannot change.",
 				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
 			},
-			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor` " +
-				"(the runtime's `kafkaActionStateTopicReplicationFactor` defaults to 1); the value in use is shown in state. "),
+			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor`. "),
 			"config": schema.MapAttribute{
 				Optional:            true,
 				ElementType:         types.StringType,

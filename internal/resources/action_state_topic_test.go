@@ -287,7 +287,7 @@ func TestActionStateTopicReplicationFactor(t *testing.T) {
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(addr, tfjsonpath.New("replication_factor"), knownvalue.Int64Exact(3)),
 				}},
-				ExpectError: regexp.MustCompile(`(?s)Kafka Operation Timed Out.*raising\s+the\s+replication\s+factor.*0\s+of\s+3\s+partitions\s+have\s+all\s+3\s+replicas\s+in\s+sync`),
+				ExpectError: regexp.MustCompile(`(?s)Action-State Topic Update Timed Out.*raising\s+the\s+replication\s+factor.*0\s+of\s+3\s+partitions\s+have\s+all\s+3\s+replicas\s+in\s+sync`),
 			},
 		},
 	})

@@ -2,6 +2,8 @@ package resources
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -12,9 +14,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
@@ -54,23 +56,51 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 }
 
 // importControlTopic learns, on import, which action-state topic the
-// control topic serves from the plans recorded in it, so a configuration
-// that names the pairing plans no change right after the import. With
-// nothing recorded (or the history unreadable, which Read reports) it
-// stays unset.
+// control topic serves from the newest plan recorded in it, so the plan
+// right after the import is empty whether or not the configuration names
+// the pairing. A read that fails on Kafka's side fails the import instead
+// of leaving the pairing unset (a plan that would change only on some
+// runs); a history that cannot be trusted, or that the principal may not
+// read, leaves it unset, with a warning.
 func importControlTopic(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse) {
-	kafka, err := clients.Kafka(ctx)
-	if err != nil {
-		return // Read reports the connection problem
+	op := fmt.Sprintf("importing cleanup control topic %q, reading its recorded plans to learn action_state_topic", name)
+	kafka, diags := clients.KafkaClient(ctx, op)
+	if resp.Diagnostics.Append(diags...); diags.HasError() {
+		return
 	}
 	log, err := cleanup.History(ctx, kafka, name)
-	if err != nil {
-		tflog.Info(ctx, "import: the control topic's history does not say which action-state topic it serves", map[string]any{"topic": name, "error": err.Error()})
+	switch {
+	case errors.Is(err, kafkaops.ErrTopicNotFound):
+		// Also what a broker that has not caught up with a new topic says:
+		// going on would import with the pairing unlearned on this run only.
+		resp.Diagnostics.Append(diagnostics.ImportedTopicNotFound("cleanup control topic", name, err))
+		return
+	case errors.Is(err, cleanup.ErrControlTopicMisconfigured):
+		return // several partitions or drifted settings: Read and the plan report them
+	case unreadableHistory(err):
+		resp.Diagnostics.Append(diagnostics.ControlTopicPairingNotLearned(name, err))
+		return
+	case err != nil:
+		resp.Diagnostics.Append(clients.CleanupDiag(op, err))
 		return
 	}
 	if latest, ok := log.Latest(); ok {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("action_state_topic"), latest.Plan.Topic)...)
 	}
+}
+
+// unreadableHistory reports an error that reading again would repeat: what
+// the control log holds, or a permission the principal lacks.
+func unreadableHistory(err error) bool {
+	if _, ok := errors.AsType[*kafkaops.ControlRecordError](err); ok {
+		return true
+	}
+	for _, content := range []error{cleanupplan.ErrTombstone, cleanupplan.ErrCorruptControlLog, cleanupplan.ErrForeignPlan, cleanupplan.ErrIncomparablePlans, cleanup.ErrNotAuthorized} {
+		if errors.Is(err, content) {
+			return true
+		}
+	}
+	return false
 }
 
 // controlReservedKeys: anything that could let the broker delete a
@@ -99,7 +129,7 @@ func controlTopicSchema() schema.Schema {
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"replication_factor": replicationFactorAttribute("Replication factor. Absent, the broker's `default.replication.factor`; " +
-				"the value in use is shown in state. Use 3 in production: a lost control topic blocks every restore. "),
+				"use 3 in production. "),
 			"config": schema.MapAttribute{
 				Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "Extra topic settings (for example `min.insync.replicas`). Settings that add deletion or retention are refused.",
@@ -110,8 +140,9 @@ func controlTopicSchema() schema.Schema {
 				MarkdownDescription: "While true (the default), destroying or replacing this topic is refused at plan time: it holds the permanent record of cleanup boundaries.",
 			},
 			"action_state_topic": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The action-state topic this control topic serves; must differ from `name`. Documents the pairing and catches swapped names at validation.",
+				Optional: true, Computed: true,
+				PlanModifiers:       []planmodifier.String{keepStateWhenUnconfigured{}},
+				MarkdownDescription: "The action-state topic this control topic serves; must differ from `name`, which catches swapped names. Absent, kept as learned on import from the newest recorded plan.",
 				Validators:          []validator.String{tfconv.TopicName()},
 			},
 			"topic_id": schema.StringAttribute{

@@ -117,14 +117,7 @@ func TestCleanupControlTopicWithPartitionsIsReported(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config: e.Provider() + fmt.Sprintf(`
-import {
-  to = flinkagents_cleanup_control_topic.ctl
-  id = %[1]q
-}
-resource "flinkagents_cleanup_control_topic" "ctl" {
-  name = %[1]q
-}`, name),
+			Config:   e.Provider() + controlTopicImport(name, ""),
 			PlanOnly: true, ExpectError: regexp.MustCompile(`Control Topic Has Several Partitions`),
 		}},
 	})

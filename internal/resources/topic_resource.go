@@ -184,7 +184,12 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	created, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), rf, cfg)
-	if err != nil {
+	switch {
+	case err != nil && timedOut(ctx):
+		resp.Diagnostics.Append(diagnostics.TopicStepTimedOut(r.spec.label, "create", timeout, op,
+			"Kafka may have created the topic all the same: if it exists when apply runs again, apply reports Topic Already Exists with the import command to adopt it.", err))
+		return
+	case err != nil:
 		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, rf, err, r.clients.Connection()))
 		return
 	}
@@ -259,34 +264,35 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 	if planned.IsNull() || planned.IsUnknown() {
 		planned = r.spec.common(&state).TopicID
 	}
-
-	live, ok := r.currentTopicID(ctx, kafka, name, op, &resp.Diagnostics)
-	if !ok {
+	timeout, d := p.Timeouts.Update(ctx, defaultTopicTimeout)
+	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
 		return
 	}
-	if !planned.IsNull() && !planned.IsUnknown() && live != planned.ValueString() {
-		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), live))
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	live, err := kafka.DescribeTopic(ctx, name)
+	if err != nil {
+		resp.Diagnostics.Append(r.stepDiag(ctx, "update", timeout, fmt.Sprintf("checking the topic ID of %s %q before updating it", r.spec.label, name), "Nothing was written.", err))
+		return
+	}
+	if !planned.IsNull() && !planned.IsUnknown() && live.ID.String() != planned.ValueString() {
+		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), live.ID.String()))
 		return
 	}
 	written := writtenSettings(set, remove)
 	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
-		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
+		resp.Diagnostics.Append(r.stepDiag(ctx, "update", timeout, op, "Kafka applies a topic's settings all together or not at all; the next plan shows whether they are still to be made.", err))
 		return
 	}
 	if want, had := p.ReplicationFactor, r.spec.common(&state).ReplicationFactor; !want.IsNull() && !want.IsUnknown() && want.ValueInt64() > had.ValueInt64() {
-		timeout, d := p.Timeouts.Update(ctx, defaultTopicTimeout)
-		if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
-			return
-		}
 		rop := fmt.Sprintf("raising the replication factor of %s %q from %d to %d", r.spec.label, name, had.ValueInt64(), want.ValueInt64())
-		rctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
 		written = append(written, fmt.Sprintf("replication factor raised to %d", want.ValueInt64()))
-		err := kafka.RaiseReplicationFactor(rctx, name, int(want.ValueInt64()), func(inSync, partitions int) {
+		err := kafka.RaiseReplicationFactor(ctx, name, int(want.ValueInt64()), func(inSync, partitions int) {
 			tflog.Info(ctx, "replication: partitions with every replica in sync", map[string]any{"topic": name, "in_sync": inSync, "partitions": partitions})
 		})
 		if err != nil {
-			resp.Diagnostics.Append(r.clients.KafkaDiag(rop, err))
+			resp.Diagnostics.Append(r.stepDiag(ctx, "update", timeout, rop, "The topic's settings were updated before this step. Replicas are only ever added: no record was moved or lost.", err))
 			return
 		}
 	}
@@ -324,19 +330,30 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
+	timeout, d := s.Timeouts.Delete(ctx, defaultTopicTimeout)
+	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	t, err := kafka.DescribeTopic(ctx, name)
 	switch {
 	case errors.Is(err, kafkaops.ErrTopicNotFound):
 		return // already gone: the goal state
 	case err != nil:
-		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
+		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, fmt.Sprintf("checking the topic ID of %s %q before deleting it", r.spec.label, name), "Nothing was deleted.", err))
 		return
 	case !s.TopicID.IsNull() && !s.TopicID.IsUnknown() && t.ID.String() != s.TopicID.ValueString():
 		resp.Diagnostics.Append(diagnostics.TopicRecreatedNotDeleted(r.spec.label, name, s.TopicID.ValueString(), t.ID.String()))
 		return
 	}
 	if err := kafka.DeleteTopic(ctx, name); err != nil {
-		resp.Diagnostics.Append(r.clients.KafkaDiag(op, err))
+		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, op, "Kafka may delete the topic all the same; the topic stays in state until a run sees it gone.", err))
+		return
+	}
+	if err := kafka.AwaitTopicDeleted(ctx, name, t.ID); err != nil {
+		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, fmt.Sprintf("waiting for Kafka to finish deleting %s %q", r.spec.label, name),
+			"Kafka accepted the deletion; the topic stays in state until a run sees it gone.", err))
 	}
 }
 
@@ -379,15 +396,20 @@ func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client,
 	return false
 }
 
-// currentTopicID is the ID the topic called name has now (ok false, with the
-// error in diags, when it cannot be described).
-func (r *topicResource[M]) currentTopicID(ctx context.Context, kafka *kafkaops.Client, name, op string, diags *diag.Diagnostics) (string, bool) {
-	t, err := kafka.DescribeTopic(ctx, name)
-	if err != nil {
-		diags.Append(r.clients.KafkaDiag(op, err))
-		return "", false
+// timedOut reports whether ctx's own deadline (the timeouts block's) has
+// passed, as opposed to one request's timeout or Terraform's cancellation.
+func timedOut(ctx context.Context) bool {
+	return errors.Is(ctx.Err(), context.DeadlineExceeded)
+}
+
+// stepDiag reports a failed step of a write bounded by the timeouts block's
+// key: as that block's timeout when its deadline ended the step (outcome
+// says what the step may have changed), else as the Kafka error it is.
+func (r *topicResource[M]) stepDiag(ctx context.Context, key string, limit time.Duration, step, outcome string, err error) diag.Diagnostic {
+	if timedOut(ctx) {
+		return diagnostics.TopicStepTimedOut(r.spec.label, key, limit, step, outcome, err)
 	}
-	return t.ID.String(), true
+	return r.clients.KafkaDiag(step, err)
 }
 
 // writtenSettings names the config changes an update sends, for a
@@ -474,9 +496,8 @@ func (r *topicResource[M]) refuseReplicationAboveBrokers(ctx context.Context, to
 	}
 }
 
-// defaultTopicTimeout bounds a create, or an update that raises the
-// replication factor (copying every partition to new brokers can take a
-// while on a large topic); the timeouts block overrides it.
+// defaultTopicTimeout bounds a create, an update and a delete; long because
+// raising the replication factor copies every partition to new brokers.
 const defaultTopicTimeout = 30 * time.Minute
 
 // replicationFactorAttribute is replication_factor for both topic kinds:
@@ -484,9 +505,8 @@ const defaultTopicTimeout = 30 * time.Minute
 func replicationFactorAttribute(description string) schema.Int64Attribute {
 	return schema.Int64Attribute{
 		Optional: true, Computed: true,
-		MarkdownDescription: description + "Raising it is an in-place update: partitions are reassigned to more brokers, " +
-			"existing replicas and every record stay, and apply waits until all new replicas are in sync (within the timeouts block's " +
-			"`update`, default 30m; progress in the provider's INFO log). Lowering it is refused at plan time.",
+		MarkdownDescription: description + "Raised in place (partitions reassigned, every record kept; apply waits for the new " +
+			"replicas within `timeouts.update`); lowering it is refused at plan time.",
 		Validators:    []validator.Int64{int64validator.Between(1, 32767)},
 		PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 	}
@@ -495,12 +515,19 @@ func replicationFactorAttribute(description string) schema.Int64Attribute {
 // nullTopicTimeouts is the timeouts block of a topic that came into state
 // without a configuration (moved from another provider).
 func nullTopicTimeouts() timeouts.Value {
-	return timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType})}
+	return timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType, "delete": types.StringType})}
 }
 
-// topicTimeoutsBlock bounds creates and updates of a topic resource.
+// topicTimeoutsBlock bounds each write of a topic resource as a whole.
 func topicTimeoutsBlock() schema.Block {
-	return timeouts.Block(context.Background(), timeouts.Opts{Create: true, Update: true})
+	b := timeouts.Block(context.Background(), timeouts.Opts{
+		Create: true, Update: true, Delete: true,
+		CreateDescription: "Bounds creating the topic (default `30m`). A duration such as `\"90s\"` or `\"2h\"`.",
+		UpdateDescription: "Bounds the whole update (default `30m`): the topic ID check, the settings change and a replication-factor raise with its wait for in-sync replicas.",
+		DeleteDescription: "Bounds the whole delete (default `30m`): the topic ID check, the deletion and the wait until Kafka no longer lists the topic.",
+	}).(schema.SingleNestedBlock)
+	b.MarkdownDescription = "How long each write may take in all; every Kafka request within it is also bounded by the provider's `timeout`."
+	return b
 }
 
 // refuseTopicShapeChange stops a plan that would change a topic's

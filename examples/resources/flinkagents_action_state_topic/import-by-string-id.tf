@@ -1,5 +1,6 @@
-# Adopt an existing action-state topic by name (Terraform 1.5+). Describe it
-# as it is: partitions and replication_factor must equal the live values.
+# Adopt an existing action-state topic by name (Terraform 1.5+). Leave
+# partitions and replication_factor out to take the live values; partitions,
+# when set, must equal the live count.
 import {
   to = flinkagents_action_state_topic.orders
   id = "orders-agent-action-state"

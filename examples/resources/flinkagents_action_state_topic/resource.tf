@@ -14,4 +14,10 @@ resource "flinkagents_action_state_topic" "orders" {
 
   # The default. Set to false and apply before destroying on purpose.
   deletion_protection = true
+
+  # Bounds on each write as a whole (30m each by default); a raise of
+  # replication_factor waits here until every new replica is in sync.
+  timeouts {
+    update = "1h"
+  }
 }
