@@ -35,10 +35,8 @@ type pathRewriteModel struct {
 func checkpointStorageAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "How to reach the store a checkpoint path names: `s3://`, `s3a://`, `s3p://`, `gs://`, `abfs://`, `abfss://`, " +
-			"`wasb://`, `wasbs://`, `file:` or a local path. Credentials come from each cloud's standard chain (AWS environment, " +
-			"profiles and web identity; Google Application Default Credentials; Azure connection string, account key or " +
-			"DefaultAzureCredential), never from configuration. See the [checkpoint storage guide](../guides/checkpoint-storage).",
+		MarkdownDescription: "How to reach the store a checkpoint path names (S3, GCS, Azure, local). Credentials come from " +
+			"each cloud's standard chain, never from configuration: see the [checkpoint storage guide](../guides/checkpoint-storage).",
 		Attributes: map[string]schema.Attribute{
 			"s3_endpoint": schema.StringAttribute{
 				Optional:            true,
@@ -59,10 +57,9 @@ func checkpointStorageAttribute() schema.SingleNestedAttribute {
 			},
 			"path_rewrite": schema.ListNestedAttribute{
 				Optional: true,
-				MarkdownDescription: "For checkpoints copied or moved after Flink wrote them: `_metadata` records absolute paths " +
-					"(checkpoint state, shared and task-owned files, entropy-injected paths). Every path read goes through these rules " +
-					"in order; the first whose `from` is the path or a parent of it (whole segments) replaces that part with `to`. " +
-					"A rule may change the scheme, for example `file:/tmp/ckpt` to `s3://bucket/copied`.",
+				MarkdownDescription: "For checkpoints copied or moved after Flink wrote them (`_metadata` records absolute paths): " +
+					"the first rule whose `from` is the path or a parent of it (whole segments) replaces that part with `to`; " +
+					"the scheme may change. See the checkpoint storage guide.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"from": schema.StringAttribute{Required: true, MarkdownDescription: "Prefix as recorded, for example `s3://old-bucket/flink/job-a`."},
 					"to":   schema.StringAttribute{Required: true, MarkdownDescription: "Prefix where the files are now."},
