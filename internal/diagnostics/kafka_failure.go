@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
@@ -34,6 +35,7 @@ const (
 	failureCancelled
 	failureUnreachable
 	failureBrokerTooOld
+	failureNotEnoughReplicas
 )
 
 // aboutConnection reports failures whose fix is in how the provider
@@ -76,6 +78,8 @@ func (f kafkaFailure) diagnostic(op string, err error, brokers []string) diag.Di
 		return kafkaUnreachable(op, brokers, err)
 	case failureBrokerTooOld:
 		return brokerTooOld(op, err)
+	case failureNotEnoughReplicas:
+		return notEnoughReplicas(op, err)
 	}
 	return unexpected(op, err)
 }
@@ -132,6 +136,10 @@ func classifyKafkaError(err error) (f kafkaFailure, brokers []string) {
 		return failureSASLAuth, nil
 	case errors.As(err, &kafkaErr) && strings.HasSuffix(kafkaErr.Message, "_AUTHORIZATION_FAILED"):
 		return failureNotAuthorized, nil
+	case errors.As(err, new(*kafkaops.NotEnoughReplicasError)), errors.Is(err, kerr.NotEnoughReplicas), errors.Is(err, kerr.NotEnoughReplicasAfterAppend):
+		// Before the timeout: franz-go retries this refusal until the
+		// append's deadline, and kafkaops names it in that timeout.
+		return failureNotEnoughReplicas, nil
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
 		return failureTimeout, nil
 	case errors.Is(err, context.Canceled):
