@@ -11,7 +11,9 @@ import (
 // acks=all writes, including the cases that leave the verdict to the broker.
 func TestNotEnoughReplicas(t *testing.T) {
 	topic := Topic{Name: "control", Replicas: map[int32][]int32{0: {1, 2, 3}}, ISR: map[int32][]int32{0: {1}}}
-	minISR := func(v string) map[string]ConfigValue { return map[string]ConfigValue{"min.insync.replicas": {Value: v}} }
+	minISR := func(v string) map[string]ConfigValue {
+		return map[string]ConfigValue{"min.insync.replicas": {Value: v}}
+	}
 	for _, tc := range []struct {
 		name      string
 		topic     Topic
