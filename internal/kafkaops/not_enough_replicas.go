@@ -69,11 +69,7 @@ func notEnoughReplicas(t Topic, cfg map[string]ConfigValue, partition int32, err
 // succeed, and trying would only wait out the timeout. Replicas merely out
 // of sync may come back within it, so those are left to the append.
 func (c *Client) refuseUnwritable(ctx context.Context, topic string, partition int32) error {
-	t, err := c.DescribeTopic(ctx, topic)
-	if err != nil {
-		return err
-	}
-	cfg, err := c.TopicConfigs(ctx, topic)
+	t, cfg, err := c.replicasAndSettings(ctx, topic)
 	if err != nil {
 		return err
 	}
@@ -93,12 +89,8 @@ func (c *Client) explainFailedWrite(ctx context.Context, topic string, partition
 	}
 	ctx, cancel := context.WithTimeout(ctx, min(c.cfg.Timeout, 5*time.Second))
 	defer cancel()
-	t, derr := c.DescribeTopic(ctx, topic)
+	t, cfg, derr := c.replicasAndSettings(ctx, topic)
 	if derr != nil {
-		return err
-	}
-	cfg, cerr := c.TopicConfigs(ctx, topic)
-	if cerr != nil {
 		return err
 	}
 	if ner := notEnoughReplicas(t, cfg, partition, err); ner != nil {
@@ -110,4 +102,15 @@ func (c *Client) explainFailedWrite(ctx context.Context, topic string, partition
 		return fmt.Errorf("%w (the replicas of topic %q partition %d were out of sync; metadata now lists in sync %v)", err, topic, partition, t.ISR[partition])
 	}
 	return err
+}
+
+// replicasAndSettings is what notEnoughReplicas judges: the topic's
+// replicas and in-sync replicas, and its configs.
+func (c *Client) replicasAndSettings(ctx context.Context, topic string) (Topic, map[string]ConfigValue, error) {
+	t, err := c.DescribeTopic(ctx, topic)
+	if err != nil {
+		return Topic{}, nil, err
+	}
+	cfg, err := c.TopicConfigs(ctx, topic)
+	return t, cfg, err
 }
