@@ -285,3 +285,26 @@ func TestMissingTopicNotAwaited(t *testing.T) {
 		t.Errorf("%d metadata requests for one missing topic on one broker, want 4 (the question and three rechecks)", metadata.Hits())
 	}
 }
+
+// TestFirstReadLongAfterCreate: the first read of a topic this client
+// created, coming more than the timeout after the create (a slow apply, a
+// loaded machine), reads the topic; it failed with "created, but not
+// visible in every broker's metadata" without asking anything.
+func TestFirstReadLongAfterCreate(t *testing.T) {
+	c := newCluster(t, 0)
+	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	ctx := context.Background()
+	created, err := k.CreateTopic(ctx, "slow", 1, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	got, err := k.DescribeTopic(ctx, "slow")
+	if err != nil || got.ID != created.Topic.ID {
+		t.Fatalf("first read %v after the create: %+v, %v", 500*time.Millisecond, got, err)
+	}
+}

@@ -168,6 +168,13 @@ func (c *Client) settle(ctx context.Context, name string) error {
 		return nil
 	}
 	deadline := v.(time.Time).Add(c.cfg.Timeout)
+	if !time.Now().Before(deadline) {
+		// First read long after the create: it had all the time to
+		// propagate, so this read is like any other (and a context already
+		// past the deadline could not ask anything).
+		c.unsettled.Delete(name)
+		return nil
+	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	var last error
