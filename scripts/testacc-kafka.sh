@@ -7,16 +7,19 @@
 # Passes (each a separate `go test` run; all run even when one fails):
 #   plaintext  acceptance + interop on the PLAINTEXT listener
 #   races      internal/cleanup concurrent-apply tests (transactional fencing)
-#   scram-512  the same on SASL_SSL, SCRAM-SHA-512, tls { ca_pem }
-#   mtls       the same on SSL with a client certificate
+#   scram-512  the connection subset (auth_run below) on SASL_SSL, SCRAM-SHA-512,
+#              tls { ca_pem }
+#   mtls       the connection subset on SSL with a client certificate
 #   security   internal/realkafka (-tags realkafka): TLS, SASL, ACLs, secrets,
 #              OAUTHBEARER with client credentials outliving 15 s tokens,
 #              a killed applier's transaction aborted, a frozen broker mid-commit
 #   cluster    internal/realkafka TestCluster*: leader kills during an apply
 #
 # Knobs: TESTACC_KAFKA_PASSES (space-separated subset of the names above,
-# default all), TESTACC_KAFKA_RUN (a go test -run pattern for the listener
-# passes, default all tests), TESTACC_KAFKA_CLUSTER_RUN (the cluster pass's,
+# default all), TESTACC_KAFKA_RUN (a go test -run pattern for every listener
+# pass, default: all tests on plaintext, the connection subset on the
+# others), TESTACC_KAFKA_AUTH_RUN (the secured listeners' pattern when
+# TESTACC_KAFKA_RUN is unset; '.' runs the whole suite), TESTACC_KAFKA_CLUSTER_RUN (the cluster pass's,
 # default TestCluster), KAFKA_VERSION and KAFKA_METADATA_MODE (scripts/kafka), TESTACC_KAFKA_WORKDIR (kept when set; default a temp dir
 # removed on success), GOTEST (default `go test`), GOFLAGS as usual.
 # Brokers are always stopped on exit, whatever happens.
@@ -72,10 +75,38 @@ run() {
   fi
 }
 
-# acceptance: the provider's suite with env already set for one listener.
+acceptance_pkgs=(./internal/resources/... ./internal/datasources/... ./interop/...)
+
+# The secured listeners differ from plaintext only in how connections are
+# made, and the security pass covers verification, mechanisms and refusals.
+# So they run the tests that, between them, open every connection the
+# provider and the suite open and send every kind of request over it: the
+# provider's admin client (topic create, describe, alter, import, delete),
+# its transactional client (control appends) and read_committed fetches,
+# ListOffsets and DeleteRecords, both data sources that read Kafka, and the
+# Java client (security file) reading our records, writing its own and
+# restoring a job. The rest of the suite asks nothing new of a connection.
+auth_tests=(TestActionStateTopicLifecycle TestCleanupControlTopicLifecycle TestCleanupBoundaryLifecycle
+  TestCleanupBoundaryDataSource TestAccAgentConfigWithCleanup
+  TestJavaClientReadsOurControlRecords TestWeResumeACommittedRecordWrittenByJava TestModuleJobRestoresBeforeAndAfterFirstCleanup)
+auth_run="^($(IFS='|'; echo "${auth_tests[*]}"))\$"
+
+# check_auth_tests fails when a test of the connection subset no longer
+# exists (renamed or removed), which would drop its coverage in silence.
+check_auth_tests() {
+  local listed missing=()
+  listed=$(go test -tags interop -list "$auth_run" "${acceptance_pkgs[@]}" 2>&1) || { echo "$listed" >&2; return 1; }
+  for t in "${auth_tests[@]}"; do
+    grep -qx "$t" <<<"$listed" || missing+=("$t")
+  done
+  ((${#missing[@]} == 0)) || { echo "testacc-kafka: connection subset names tests that do not exist: ${missing[*]}" >&2; return 1; }
+}
+
+# acceptance [RUN]: the provider's suite (the tests RUN matches, default all)
+# with env already set for one listener.
 acceptance() {
-  TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m ${TESTACC_KAFKA_RUN:+-run "$TESTACC_KAFKA_RUN"} \
-    -tags interop ./internal/resources/... ./internal/datasources/... ./interop/...
+  TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m ${1:+-run "$1"} \
+    -tags interop "${acceptance_pkgs[@]}"
 }
 
 # races: two and three appliers racing on one control topic, on the real
@@ -137,8 +168,13 @@ if wants plaintext || wants races || wants scram-512 || wants mtls || wants secu
   scripts/kafka/start-single.sh "$single" >"$work/start-single.log" 2>&1 ||
     { cat "$work/start-single.log" >&2; echo "testacc-kafka: single broker did not start" >&2; exit 1; }
   summary+=("$(printf '%-10s up    %4ds' "broker" "$((SECONDS - t0))")")
+  if [[ -z ${TESTACC_KAFKA_RUN:-} && -z ${TESTACC_KAFKA_AUTH_RUN:-} ]] && { wants scram-512 || wants mtls; }; then
+    check_auth_tests
+  fi
   for kind in plaintext scram-512 mtls; do
-    wants "$kind" && run "$kind" with_listener "$kind" acceptance
+    pattern=${TESTACC_KAFKA_RUN:-}
+    [[ -n $pattern || $kind == plaintext ]] || pattern=${TESTACC_KAFKA_AUTH_RUN:-$auth_run}
+    wants "$kind" && run "$kind" with_listener "$kind" acceptance "$pattern"
     if [[ $kind == plaintext ]] && wants races; then
       run races with_listener plaintext races
     fi

@@ -54,13 +54,18 @@ func New(t *testing.T) *Env {
 
 // NewInProcess always uses a fresh kfake cluster, for tests that inject
 // faults (a broker that stops answering) through kfake's control hooks.
+// Such a test is skipped when KAFKA_BOOTSTRAP_SERVERS names a real broker:
+// it would not touch that broker, and `make test` already ran it.
 func NewInProcess(t *testing.T) *Env {
-	return newEnv(t, "", 1)
+	return NewInProcessCluster(t, 1)
 }
 
 // NewInProcessCluster is NewInProcess with n brokers, for tests of
 // replication.
 func NewInProcessCluster(t *testing.T, n int) *Env {
+	if os.Getenv("KAFKA_BOOTSTRAP_SERVERS") != "" {
+		t.Skip("in-process (kfake) test: it would not use the external broker this run targets, and make test runs it")
+	}
 	return newEnv(t, "", n)
 }
 

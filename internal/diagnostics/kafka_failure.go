@@ -12,6 +12,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
@@ -34,6 +35,7 @@ const (
 	failureCancelled
 	failureUnreachable
 	failureBrokerTooOld
+	failureNotEnoughReplicas
 )
 
 // aboutConnection reports failures whose fix is in how the provider
@@ -76,24 +78,10 @@ func (f kafkaFailure) diagnostic(op string, err error, brokers []string) diag.Di
 		return kafkaUnreachable(op, brokers, err)
 	case failureBrokerTooOld:
 		return brokerTooOld(op, err)
+	case failureNotEnoughReplicas:
+		return notEnoughReplicas(op, err)
 	}
 	return unexpected(op, err)
-}
-
-// brokerTooOldMessage is franz-go's (unexported) error for a request the
-// broker's ApiVersions answer does not list.
-const brokerTooOldMessage = "broker is too old"
-
-// brokerTooOld names the operation, hence the feature, an old broker lacks,
-// and what each feature needs, instead of an opaque protocol error.
-func brokerTooOld(op string, err error) diag.Diagnostic {
-	return diag.NewErrorDiagnostic("Kafka Broker Too Old For This Operation",
-		detail(op+", the broker answered that it does not support the request this needs",
-			"This provider needs Apache Kafka 2.8 or newer (topic IDs, which guard every apply); it is tested on 3.6 "+
-				"(ZooKeeper), 3.9 and 4.4 (KRaft). What each feature needs from the broker: topic IDs 2.8; CreateTopics "+
-				"returning the topic's settings 2.4; DeleteRecords 0.11; transactional control appends 0.11 (2.5 for "+
-				"fencing by producer epoch); replica reassignment (raising replication_factor) 2.4. Check the broker "+
-				"version with kafka-broker-api-versions.sh and upgrade the brokers; nothing was changed by this request.", err))
 }
 
 // classifyKafkaError recognises the failures an operator can fix; brokers
@@ -132,13 +120,17 @@ func classifyKafkaError(err error) (f kafkaFailure, brokers []string) {
 		return failureSASLAuth, nil
 	case errors.As(err, &kafkaErr) && strings.HasSuffix(kafkaErr.Message, "_AUTHORIZATION_FAILED"):
 		return failureNotAuthorized, nil
+	case errors.As(err, new(*kafkaops.NotEnoughReplicasError)), errors.Is(err, kerr.NotEnoughReplicas), errors.Is(err, kerr.NotEnoughReplicasAfterAppend):
+		// Before the timeout: franz-go retries this refusal until the
+		// append's deadline, and kafkaops names it in that timeout.
+		return failureNotEnoughReplicas, nil
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, kerr.RequestTimedOut):
 		return failureTimeout, nil
 	case errors.Is(err, context.Canceled):
 		return failureCancelled, nil
 	case errors.As(err, &dnsErr):
 		return failureUnreachable, []string{dnsErr.Name}
-	case errors.Is(err, kerr.UnsupportedVersion), strings.Contains(err.Error(), brokerTooOldMessage):
+	case kafkaops.IsBrokerTooOld(err):
 		return failureBrokerTooOld, nil
 	case errors.As(err, &opErr) && opErr.Op == "dial":
 		if opErr.Addr != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // ConfigValue is one topic config as the broker reports it.
@@ -15,9 +16,23 @@ type ConfigValue struct {
 	Null bool
 }
 
-// TopicConfigs returns every config of a topic.
+// TopicConfigs returns every config of a topic. UNKNOWN_TOPIC_OR_PARTITION
+// is asked again after the pauses DescribeTopic's missing-topic rule uses
+// (topic_missing.go): the broker asked may trail the one that knew the
+// topic a moment ago. It still fails after them, never reporting a missing
+// topic as ErrTopicNotFound: that verdict is DescribeTopic's.
 func (c *Client) TopicConfigs(ctx context.Context, name string) (map[string]ConfigValue, error) {
-	return c.configs.do(ctx, name)
+	cfg, err := c.configs.do(ctx, name)
+	for _, pause := range missingRecheckPauses[1:] {
+		if !errors.Is(err, kerr.UnknownTopicOrPartition) {
+			break
+		}
+		if serr := sleep(ctx, pause); serr != nil {
+			return nil, opErr(OpDescribeConfigs, name, serr)
+		}
+		cfg, err = c.configs.do(ctx, name)
+	}
+	return cfg, err
 }
 
 // describeTopicConfigs sends one DescribeConfigs request for names

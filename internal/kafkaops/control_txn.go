@@ -63,6 +63,9 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	if err := c.settle(ctx, topic); err != nil {
 		return nil, err
 	}
+	if err := c.refuseUnwritable(ctx, topic, controlPartition); err != nil {
+		return nil, err
+	}
 	opts := append(slices.Clone(c.opts),
 		kgo.TransactionalID(TransactionalID(topic)),
 		// The coordinator's clock starts at the first append, and an
@@ -108,6 +111,7 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 		return opErr(OpAppendControlRecord, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
 	}
 	start := time.Now()
+	caller := ctx
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	rec := &kgo.Record{Topic: t.topic, Partition: controlPartition, Key: key, Value: value}
@@ -117,7 +121,7 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 	select {
 	case <-done:
 		if produceErr != nil {
-			return opErr(OpAppendControlRecord, t.topic, fencedOr(produceErr))
+			return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fencedOr(produceErr)))
 		}
 	case <-ctx.Done():
 		// franz-go never fails an idempotent batch that was sent and not
@@ -126,11 +130,13 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 		// for it forever. Closing the client fails it. The transaction
 		// stays open on the coordinator until ControlTxnTimeout aborts it,
 		// so nothing this append wrote becomes visible.
+		// A leader that keeps answering NOT_ENOUGH_REPLICAS ends here too:
+		// franz-go retries it until the context ends.
 		t.close()
 		<-done
-		return opErr(OpAppendControlRecord, t.topic, fmt.Errorf(
+		return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fmt.Errorf(
 			"no acknowledgement from the control partition's leader (%w); the transaction was abandoned and the coordinator aborts it within %s, so nothing was recorded",
-			waitErr(ctx, start), ControlTxnTimeout))
+			waitErr(ctx, start), ControlTxnTimeout)))
 	}
 	t.last = rec.Offset
 	return nil

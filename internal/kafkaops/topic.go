@@ -29,10 +29,15 @@ type Topic struct {
 }
 
 // DescribeTopic returns the topic's identity. A missing topic wraps
-// ErrTopicNotFound; any partition the broker reports with an error fails the
+// ErrTopicNotFound, and only once every broker agrees it is missing
+// (confirmMissing); any partition the broker reports with an error fails the
 // call, because an identity we cannot fully see is an identity we cannot trust.
 func (c *Client) DescribeTopic(ctx context.Context, name string) (Topic, error) {
-	return c.topics.do(ctx, name)
+	t, err := c.topics.do(ctx, name)
+	if errors.Is(err, ErrTopicNotFound) {
+		return c.confirmMissing(ctx, name, err)
+	}
+	return t, err
 }
 
 // describeTopics sends one Metadata request for names (DescribeTopic's
@@ -163,6 +168,13 @@ func (c *Client) settle(ctx context.Context, name string) error {
 		return nil
 	}
 	deadline := v.(time.Time).Add(c.cfg.Timeout)
+	if !time.Now().Before(deadline) {
+		// First read long after the create: it had all the time to
+		// propagate, so this read is like any other (and a context already
+		// past the deadline could not ask anything).
+		c.unsettled.Delete(name)
+		return nil
+	}
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	var last error
@@ -190,28 +202,67 @@ func (c *Client) settle(ctx context.Context, name string) error {
 
 // visibleEverywhere asks each broker directly whether it knows the topic.
 func (c *Client) visibleEverywhere(ctx context.Context, name string) error {
-	brokers, err := c.admin.ListBrokers(ctx)
+	answers, err := c.askEveryBroker(ctx, name)
 	if err != nil {
 		return err
 	}
-	for _, b := range brokers {
+	for _, a := range answers {
+		if a.detail.Err != nil {
+			return fmt.Errorf("broker %d: %w", a.broker, a.detail.Err)
+		}
+	}
+	return nil
+}
+
+// brokerAnswer is one broker's own Metadata answer for a topic.
+type brokerAnswer struct {
+	broker int32
+	detail kadm.TopicDetail
+}
+
+// askEveryBroker sends DescribeTopic's question about name to each broker
+// the cluster lists, one by one, and returns their answers by ascending
+// broker ID. A broker that does not answer fails the call: its silence is
+// no answer about the topic.
+func (c *Client) askEveryBroker(ctx context.Context, name string) ([]brokerAnswer, error) {
+	brokers, err := c.admin.ListBrokers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := brokers.NodeIDs()
+	slices.Sort(ids)
+	answers := make([]brokerAnswer, 0, len(ids))
+	for _, id := range ids {
 		req := kmsg.NewPtrMetadataRequest()
 		rt := kmsg.NewMetadataRequestTopic()
 		rt.Topic = kmsg.StringPtr(name)
 		req.Topics = append(req.Topics, rt)
 		req.IncludeTopicAuthorizedOperations = true // the same question DescribeTopic asks
-		resp, err := req.RequestWith(ctx, c.kgo.Broker(int(b.NodeID)))
+		resp, err := req.RequestWith(ctx, c.kgo.Broker(int(id)))
 		if err != nil {
-			return fmt.Errorf("broker %d: %w", b.NodeID, err)
+			return nil, fmt.Errorf("broker %d: %w", id, err)
 		}
 		if len(resp.Topics) != 1 {
-			return fmt.Errorf("broker %d did not answer for the topic", b.NodeID)
+			return nil, fmt.Errorf("broker %d did not answer for the topic", id)
 		}
-		if err := kerr.ErrorForCode(resp.Topics[0].ErrorCode); err != nil {
-			return fmt.Errorf("broker %d: %w", b.NodeID, err)
-		}
+		answers = append(answers, brokerAnswer{broker: id, detail: topicDetail(resp.Topics[0])})
 	}
-	return nil
+	return answers, nil
+}
+
+// topicDetail reads one topic of a Metadata response the way kadm.Metadata
+// does, so topicFromMetadata can judge a single broker's answer too.
+func topicDetail(t kmsg.MetadataResponseTopic) kadm.TopicDetail {
+	td := kadm.TopicDetail{ID: t.TopicID, IsInternal: t.IsInternal, Partitions: make(kadm.PartitionDetails, len(t.Partitions)),
+		AuthorizedOperations: kadm.DecodeACLOperations(t.AuthorizedOperations), Err: kerr.ErrorForCode(t.ErrorCode)}
+	if t.Topic != nil {
+		td.Topic = *t.Topic
+	}
+	for _, p := range t.Partitions {
+		td.Partitions[p.Partition] = kadm.PartitionDetail{Topic: td.Topic, Partition: p.Partition, Leader: p.Leader, LeaderEpoch: p.LeaderEpoch,
+			Replicas: p.Replicas, ISR: p.ISR, OfflineReplicas: p.OfflineReplicas, Err: kerr.ErrorForCode(p.ErrorCode)}
+	}
+	return td
 }
 
 func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (kadm.CreateTopicResponse, error) {

@@ -108,12 +108,26 @@ func (c *Clients) WithConnection(desc string) *Clients {
 // KafkaDiag turns a Kafka error into a diagnostic naming this connection
 // when the failure is about reaching or authenticating to the brokers.
 func (c *Clients) KafkaDiag(op string, err error) diag.Diagnostic {
-	return diagnostics.FromKafkaErrorVia(op, err, c.conn)
+	return diagnostics.FromKafkaErrorVia(op, c.askCluster(err), c.conn)
 }
 
 // CleanupDiag is KafkaDiag for errors of the cleanup core.
 func (c *Clients) CleanupDiag(op string, err error) diag.Diagnostic {
-	return diagnostics.FromCleanupErrorVia(op, err, c.conn)
+	return diagnostics.FromCleanupErrorVia(op, c.askCluster(err), c.conn)
+}
+
+// askCluster adds to err what only the cluster can tell: for a broker too
+// old for a request, each broker's release. A client exists whenever that
+// error does, so this never builds one.
+func (c *Clients) askCluster(err error) error {
+	if !kafkaops.IsBrokerTooOld(err) {
+		return err
+	}
+	kafka, buildErr := c.Kafka(context.Background())
+	if buildErr != nil {
+		return err
+	}
+	return kafka.ExplainBrokerTooOld(context.Background(), err)
 }
 
 // WithTimeout records the provider's timeout, which also bounds each

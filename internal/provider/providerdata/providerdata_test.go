@@ -7,8 +7,11 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kversion"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth"
@@ -98,6 +101,35 @@ func TestAuthenticationFailuresHaveTheirOwnDiagnostics(t *testing.T) {
 	} {
 		if d.Summary() != "OAuth Token Request Failed" {
 			t.Errorf("%s: %q, want OAuth Token Request Failed", name, d.Summary())
+		}
+	}
+}
+
+// TestBrokerTooOldNamesTheRelease: a diagnostic for a request the brokers
+// lack names each broker's release, which only the cluster can tell, and
+// the feature that needed the request.
+func TestBrokerTooOldNamesTheRelease(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(2), kfake.MaxVersions(kversion.V2_3_0()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	clients := New(c.ListenAddrs(), func(context.Context) (*kafkaops.Client, error) {
+		return kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 10 * time.Second})
+	})
+	t.Cleanup(clients.Close)
+	kafka, diags := clients.KafkaClient(context.Background(), "test")
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	if _, err := kafka.CreateTopic(context.Background(), "orders", 1, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	err = kafka.RaiseReplicationFactor(context.Background(), "orders", 2, nil)
+	d := clients.KafkaDiag(`raising the replication factor of action-state topic "orders" from 1 to 2`, err)
+	for _, want := range []string{"broker 0 Apache Kafka ", "broker 1 Apache Kafka ", "raising replication_factor in place", "Apache Kafka 2.4"} {
+		if !strings.Contains(d.Detail(), want) {
+			t.Errorf("%s: detail lacks %q:\n%s", d.Summary(), want, d.Detail())
 		}
 	}
 }
