@@ -108,6 +108,7 @@ terraform {
     endpoints                   = { s3 = "$S3_URL" }
     use_path_style              = true
     use_lockfile                = true
+    skip_s3_checksum            = true # gofakes3 cannot check the checksums of multipart uploads, as many S3-compatible stores
     skip_credentials_validation = true
     skip_requesting_account_id  = true
     skip_metadata_api_check     = true
