@@ -85,9 +85,9 @@ func run(o options) error {
 	for i, n := range names {
 		topics[i] = o.prefix + "-" + n + "-action-state"
 	}
-	details, err := kadm.NewClient(cl).ListTopics(ctx, topics...)
+	details, err := describe(ctx, kadm.NewClient(cl), topics)
 	if err != nil {
-		return fmt.Errorf("describing the action-state topics: %w", err)
+		return err
 	}
 
 	work := make(chan int)
@@ -111,6 +111,23 @@ func run(o options) error {
 	wg.Wait()
 	close(errs)
 	return errors.Join(collect(errs)...)
+}
+
+// describe lists the topics until every one has its metadata (a rollout
+// of thousands of partitions a moment ago is still propagating), for at
+// most two minutes.
+func describe(ctx context.Context, adm *kadm.Client, topics []string) (kadm.TopicDetails, error) {
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		details, err := adm.ListTopics(ctx, topics...)
+		if err != nil {
+			return nil, fmt.Errorf("describing the action-state topics: %w", err)
+		}
+		if details.Error() == nil || time.Now().After(deadline) {
+			return details, nil
+		}
+		time.Sleep(time.Second)
+	}
 }
 
 func collect(errs <-chan error) []error {
