@@ -11,8 +11,8 @@ var secretAttributes = map[string]bool{
 }
 
 // TestSchemaDescriptionsAreShortAndOnlySecretsSensitive walks every schema
-// the provider serves: each attribute has a description of at most 300
-// characters (details live on the pages and guides), and only secrets are
+// the provider serves: each resource, data source and attribute has a
+// description of at most 300 characters (attributes at least one) (details live on the pages and guides), and only secrets are
 // Sensitive, so a plan never hides what a reviewer must read.
 func TestSchemaDescriptionsAreShortAndOnlySecretsSensitive(t *testing.T) {
 	resp := providerSchema(t)
@@ -29,10 +29,17 @@ func TestSchemaDescriptionsAreShortAndOnlySecretsSensitive(t *testing.T) {
 		}
 	}
 	check("provider", "flinkagents", Attributes(resp.Provider, "timeouts"), secretAttributes)
+	short := func(kind, name string, desc string) {
+		if n := len(desc); n > 300 {
+			t.Errorf("%s %s: description of %d characters (limit 300)", kind, name, n)
+		}
+	}
 	for name, s := range resp.ResourceSchemas {
+		short("resource", name, s.Block.Description)
 		check("resource", name, Attributes(s, "timeouts"), nil)
 	}
 	for name, s := range resp.DataSourceSchemas {
+		short("data source", name, s.Block.Description)
 		check("data source", name, Attributes(s, "timeouts"), nil)
 	}
 	// The walk must reach the secrets, or it proves nothing about them.

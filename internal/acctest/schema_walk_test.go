@@ -14,16 +14,6 @@ type SchemaAttribute struct {
 	*tfprotov6.SchemaAttribute
 }
 
-// ResourceSchema and DataSourceSchema return a type's schema as the
-// provider serves it to Terraform.
-func ResourceSchema(t *testing.T, typeName string) *tfprotov6.Schema {
-	return providerSchema(t).ResourceSchemas[typeName]
-}
-
-func DataSourceSchema(t *testing.T, typeName string) *tfprotov6.Schema {
-	return providerSchema(t).DataSourceSchemas[typeName]
-}
-
 func providerSchema(t *testing.T) *tfprotov6.GetProviderSchemaResponse {
 	t.Helper()
 	server, err := Factories["flinkagents"]()
