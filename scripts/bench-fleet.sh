@@ -143,11 +143,6 @@ points() { # points <prefix> <operators> <round>
     -operators "$2" -records "$RECORDS" -round "$3" || die "fleetpoints round $3 failed"
 }
 
-drop_topics() { # drop_topics <prefix>
-  kafka_run_class org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --if-exists \
-    --topic "$1-.*" >/dev/null 2>&1 || true
-}
-
 # State bytes: the whole state per operator, and one boundary instance.
 state_bytes() { # state_bytes <operators> -> "per_operator per_boundary"
   (cd "$DIR/fleet" && terraform state pull) | node -e '
@@ -238,7 +233,7 @@ for n in $OPERATORS; do
           points "$prefix" "$n" 3
           tool_loop "$prefix" "$n" "$parts"
         fi
-        drop_topics "$prefix"
+        bench_drop_topics "$prefix"
         rm -f "$DIR/fleet/terraform.tfstate" "$DIR/fleet/terraform.tfstate.backup"
       done
     done

@@ -130,9 +130,8 @@ measure() {
     -var prefix="b$provider" -var deletion_protection=false
 }
 
-drop_topics() { # drop_topics <provider>: what a run left behind, with Kafka's tool
-  kafka_run_class org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --if-exists \
-    --topic "b$1-.*" >/dev/null 2>&1 || true
+drop_topics() { # drop_topics <provider>: what a run left behind
+  bench_drop_topics "b$1"
   rm -f "$DIR/$1/terraform.tfstate" "$DIR/$1/terraform.tfstate.backup"
 }
 

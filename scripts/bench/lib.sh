@@ -8,6 +8,7 @@
 # and BENCH_NAME (for messages). It defines:
 #   bench_start_kafka              starts one node in $DIR/kafka, sets BOOTSTRAP
 #   bench_wrap REAL WRAPPER        a wrapper that appends REAL's CPU to $DIR/cpu-provider.log
+#   bench_drop_topics PREFIX       deletes every topic named PREFIX-*, with Kafka's tool
 #   bench_measure ROW_PREFIX WORKDIR terraform-args...
 #                                  runs terraform in WORKDIR and appends to $RESULTS:
 #                                  ROW_PREFIX \t wall_s \t cpu_core_s \t cpu_provider_s \t cpu_broker_s \t requests \t by_type
@@ -32,6 +33,11 @@ bench_start_kafka() {
 }
 
 bench_stop_kafka() { "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
+
+bench_drop_topics() { # bench_drop_topics <prefix>: what a run left behind
+  kafka_run_class org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --if-exists \
+    --topic "$1-.*" >/dev/null 2>&1 || true
+}
 
 # CPU seconds the broker JVM has used so far (it shares the machine).
 broker_cpu() { awk -v hz="$CLK_TCK" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$BROKER_PID/stat"; }

@@ -126,7 +126,11 @@ func describe(ctx context.Context, adm *kadm.Client, topics []string) (kadm.Topi
 		if details.Error() == nil || time.Now().After(deadline) {
 			return details, nil
 		}
-		time.Sleep(time.Second)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("describing the action-state topics: %w", ctx.Err())
+		case <-time.After(time.Second):
+		}
 	}
 }
 
