@@ -34,10 +34,10 @@ type Config struct {
 	Logger kgo.Logger
 	// Hooks are passed to franz-go (request counting in benchmarks and tests).
 	Hooks []kgo.Hook
-	// Coalesce merges the DescribeTopic, TopicConfigs, StartOffsets and
-	// EndOffsets calls that arrive while a request of their kind is in
-	// flight into one request per kind, each caller still getting its own
-	// topic's answer and error (coalesce.go). It saves one request per
+	// Coalesce merges the DescribeTopic, TopicConfigs, StartOffsets,
+	// EndOffsets and CreateTopic calls that arrive while a request of their
+	// kind is in flight into one request per kind, each caller still
+	// getting its own topic's answer and error (coalesce.go). It saves one request per
 	// concurrent caller; worth it when many resources refresh side by side.
 	// Default off: every call sends its own request, as a single caller (a
 	// test, a CLI) wants.
@@ -77,6 +77,11 @@ type Client struct {
 	startOffsets  *coalescer[map[int32]int64]
 	endOffsets    *coalescer[map[int32]int64]
 	committedEnds *coalescer[map[int32]int64]
+
+	// Creates: the coalescer, and each waiting create's settings by topic
+	// name (topic_create.go).
+	creates     *coalescer[kadm.CreateTopicResponse]
+	createSpecs sync.Map
 }
 
 const defaultClientID = "terraform-provider-flinkagents"
@@ -130,6 +135,7 @@ func New(cfg Config) (*Client, error) {
 	c.startOffsets = newOffsetsCoalescer(c, OpListStartOffsets, admin.ListStartOffsets)
 	c.endOffsets = newOffsetsCoalescer(c, OpListEndOffsets, admin.ListEndOffsets)
 	c.committedEnds = newOffsetsCoalescer(c, OpListCommittedEnd, admin.ListCommittedOffsets)
+	c.creates = newCoalescer(c, OpCreateTopic, c.createTopics)
 	return c, nil
 }
 

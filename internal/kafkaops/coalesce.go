@@ -17,7 +17,8 @@ import (
 // per kind; with Config.Coalesce set, calls of one kind that arrive while a
 // request of that kind is in flight wait for it to finish and are then sent
 // together as one request (Metadata, DescribeConfigs, ListOffsets take any
-// number of topics), each caller being handed its own topic's answer. A
+// number of topics; so does CreateTopics, for the creates of a rollout),
+// each caller being handed its own topic's answer. A
 // call that finds nothing in flight is sent at once, so coalescing adds no
 // latency to a lone read; under load a batch waits at most one request.
 // Against a nearby broker that answers faster than Terraform hands out

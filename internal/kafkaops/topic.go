@@ -88,70 +88,6 @@ func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 	return t, nil
 }
 
-// Created is what CreateTopic learned about a new topic.
-type Created struct {
-	Topic   Topic // Leaders and AuthorizedOperations are not known yet
-	Configs map[string]ConfigValue
-}
-
-// CreateTopic creates a topic with the given settings and returns its
-// identity, partitions, replication factor and configs as the broker's
-// CreateTopics response reports them (v5+, Apache Kafka 2.4; the ID since
-// v7, Kafka 2.8), without a read-back, which would be most of a large
-// rollout's requests. A broker too old to
-// report them, or a response without one of the requested configs, gets
-// the read-back instead.
-//
-// The broker answers CreateTopics once the controller has recorded the
-// topic, but serves Metadata from a cache that catches up a moment later;
-// the first read of the topic through this client therefore waits until
-// every broker sees it (settle), so a boundary created in the same apply
-// as its topics does not find them missing.
-func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (Created, error) {
-	resp, err := c.createTopic(ctx, name, partitions, replicationFactor, configs)
-	if err != nil {
-		return Created{}, err
-	}
-	c.unsettled.Store(name, time.Now())
-	if created, ok := createdFromResponse(resp, configs); ok {
-		return created, nil
-	}
-	t, err := c.DescribeTopic(ctx, name)
-	if err != nil {
-		return Created{}, err
-	}
-	cfg, err := c.TopicConfigs(ctx, name)
-	if err != nil {
-		return Created{}, err
-	}
-	return Created{Topic: t, Configs: cfg}, nil
-}
-
-// createdFromResponse reads a CreateTopics answer; ok is false when it lacks
-// anything a read-back would give.
-func createdFromResponse(resp kadm.CreateTopicResponse, requested map[string]string) (Created, bool) {
-	if resp.NumPartitions < 0 || resp.ReplicationFactor < 0 || resp.ID == (kadm.TopicID{}) {
-		return Created{}, false
-	}
-	cfg := make(map[string]ConfigValue, len(resp.Configs))
-	for k, v := range resp.Configs {
-		cfg[k] = ConfigValue{Null: v.Value == nil}
-		if v.Value != nil {
-			cfg[k] = ConfigValue{Value: *v.Value}
-		}
-	}
-	for k := range requested {
-		if _, ok := cfg[k]; !ok {
-			return Created{}, false
-		}
-	}
-	t := Topic{Name: resp.Topic, ID: TopicID(resp.ID), ReplicationFactor: int(resp.ReplicationFactor)}
-	for p := range resp.NumPartitions {
-		t.Partitions = append(t.Partitions, p)
-	}
-	return Created{Topic: t, Configs: cfg}, true
-}
-
 // settle makes the first request about a topic this client created wait
 // until every broker's metadata shows it (coalescer.do and request call it
 // for every per-topic request, BeginControlTxn for its own client): the
@@ -263,26 +199,6 @@ func topicDetail(t kmsg.MetadataResponseTopic) kadm.TopicDetail {
 			Replicas: p.Replicas, ISR: p.ISR, OfflineReplicas: p.OfflineReplicas, Err: kerr.ErrorForCode(p.ErrorCode)}
 	}
 	return td
-}
-
-func (c *Client) createTopic(ctx context.Context, name string, partitions int32, replicationFactor int16, configs map[string]string) (kadm.CreateTopicResponse, error) {
-	ctx, done, err := c.request(ctx, OpCreateTopic, name)
-	if err != nil {
-		return kadm.CreateTopicResponse{}, err
-	}
-	defer done()
-	cfg := make(map[string]*string, len(configs))
-	for k, v := range configs {
-		cfg[k] = &v
-	}
-	resp, err := c.admin.CreateTopic(ctx, partitions, replicationFactor, cfg, name)
-	if err != nil {
-		return resp, opErr(OpCreateTopic, name, err)
-	}
-	if resp.Err != nil {
-		return resp, opErr(OpCreateTopic, name, errWithMessage(resp.Err, resp.ErrMessage))
-	}
-	return resp, nil
 }
 
 // DeleteTopic deletes a topic. Deleting a topic that is already gone is not
