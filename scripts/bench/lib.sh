@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Shared by the Terraform-at-scale benchmarks (bench-rollout.sh,
 # bench-fleet.sh): Kafka from scripts/kafka with JMX on loopback, the broker's
-# request counters and CPU, provider binaries wrapped so their CPU is logged,
-# and one measured terraform command per results row.
+# request counters and CPU, provider binaries wrapped so their CPU is logged
+# and installed from a filesystem mirror, Terraform's S3 backend on the
+# gofakes3 emulator, and one measured terraform command per results row.
 #
 # Source it after setting ROOT (the repository), DIR (the scratch directory)
 # and BENCH_NAME (for messages). It defines:
