@@ -48,12 +48,7 @@ BENCH_NAME=bench-fleet
 source "$ROOT/scripts/bench/lib.sh"
 for b in $BACKENDS; do [[ $b == local || $b == s3 ]] || die "BENCH_BACKENDS: $b is neither local nor s3"; done
 
-S3_PID=
-cleanup() {
-  bench_stop_kafka
-  [[ -z $S3_PID ]] || kill "$S3_PID" 2>/dev/null || true
-}
-trap cleanup EXIT
+trap 'bench_stop_s3; bench_stop_kafka' EXIT
 bench_start_kafka
 
 # --- Binaries: this provider (wrapped), the S3 emulator, the checkpoint writer
@@ -61,35 +56,8 @@ log "building this provider, gofakes3 (tools/go.mod) and fleetpoints"
 mkdir -p "$DIR/real"
 (cd "$ROOT" && go build -o "$DIR/real/terraform-provider-flinkagents" . &&
   go build -o "$DIR/real/fleetpoints" ./internal/checkpoint/cmd/fleetpoints)
-(cd "$ROOT/tools" && go build -o "$DIR/real/gofakes3" github.com/johannesboyne/gofakes3/cmd/gofakes3)
-# A filesystem mirror rather than dev_overrides: the S3 backend needs
-# `terraform init`, which dev_overrides do not let through.
-MIRROR="$DIR/mirror/registry.terraform.io/actionstate/flinkagents/0.0.1/$(go env GOOS)_$(go env GOARCH)"
-rm -rf "$DIR/mirror"
-bench_wrap "$DIR/real/terraform-provider-flinkagents" "$MIRROR/terraform-provider-flinkagents_v0.0.1"
-cat >"$DIR/terraformrc" <<RC
-provider_installation {
-  filesystem_mirror {
-    path    = "$DIR/mirror"
-    include = ["actionstate/flinkagents"]
-  }
-}
-RC
-export TF_CLI_CONFIG_FILE="$DIR/terraformrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
-# The emulator checks no credentials; the provider and the S3 backend still
-# want some from the standard chain.
-export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
-# gofakes3 answers a multipart object (a state of several MB) with checksums
-# the AWS SDK rejects, as some S3-compatible stores do: checksums only where
-# an operation requires them.
-export AWS_REQUEST_CHECKSUM_CALCULATION=when_required AWS_RESPONSE_CHECKSUM_VALIDATION=when_required
-
-S3_PORT="$(kafka_pick_ports 1)"
-S3_URL="http://127.0.0.1:$S3_PORT"
-"$DIR/real/gofakes3" -backend memory -host "127.0.0.1:$S3_PORT" -initialbucket "$BUCKET" -quiet >"$DIR/gofakes3.log" 2>&1 &
-S3_PID=$!
-for _ in $(seq 100); do curl -fsS -o /dev/null "$S3_URL/$BUCKET" 2>/dev/null && break; sleep 0.1; done
-curl -fsS -o /dev/null "$S3_URL/$BUCKET" || die "the S3 emulator did not start (log: $DIR/gofakes3.log)"
+bench_mirror_provider "$DIR/real/terraform-provider-flinkagents" registry.terraform.io/actionstate/flinkagents 0.0.1
+bench_start_s3 "$BUCKET"
 
 # --- Configuration: examples/rollout as users run it --------------------------
 rm -rf "$DIR/fleet" "$DIR/modules"
@@ -99,28 +67,7 @@ cp -r "$ROOT/examples/modules" "$DIR/modules"
 # configure <backend> <operators> <partitions> <prefix> <with checkpoints: 0|1>
 configure() {
   local backend="$1" n="$2" parts="$3" prefix="$4" follow="$5"
-  # Forget the last backend (init -reconfigure keeps an S3 backend when
-  # the block is removed).
-  rm -f "$DIR/fleet/backend.tf" "$DIR/fleet/.terraform/terraform.tfstate"
-  if [[ $backend == s3 ]]; then
-    cat >"$DIR/fleet/backend.tf" <<TF
-terraform {
-  backend "s3" {
-    bucket                      = "$BUCKET"
-    key                         = "state/$prefix.tfstate"
-    region                      = "us-east-1"
-    endpoints                   = { s3 = "$S3_URL" }
-    use_path_style              = true
-    use_lockfile                = true
-    skip_s3_checksum            = true
-    skip_credentials_validation = true
-    skip_requesting_account_id  = true
-    skip_metadata_api_check     = true
-    skip_region_validation      = true
-  }
-}
-TF
-  fi
+  bench_backend "$DIR/fleet" "$backend" "state/$prefix.tfstate"
   node -e '
     const [n, parts, prefix, follow, bootstrap, s3] = process.argv.slice(1);
     const dirs = {};
@@ -134,8 +81,7 @@ TF
       checkpoint_storage: follow === "1" ? { s3_endpoint: s3, s3_region: "us-east-1", s3_path_style: true } : null,
     }, null, 1));
   ' "$n" "$parts" "$prefix" "$follow" "$BOOTSTRAP" "$S3_URL" >"$DIR/fleet/bench.auto.tfvars.json"
-  (cd "$DIR/fleet" && terraform init -input=false -reconfigure >"$DIR/init.log" 2>&1) ||
-    { tail -20 "$DIR/init.log" >&2; die "terraform init ($backend) failed (log: $DIR/init.log)"; }
+  bench_init "$DIR/fleet"
 }
 
 points() { # points <prefix> <operators> <round>

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
 # Shared by the Terraform-at-scale benchmarks (bench-rollout.sh,
 # bench-fleet.sh): Kafka from scripts/kafka with JMX on loopback, the broker's
-# request counters and CPU, provider binaries wrapped so their CPU is logged,
-# and one measured terraform command per results row.
+# request counters and CPU, provider binaries wrapped so their CPU is logged
+# and installed from a filesystem mirror, Terraform's S3 backend on the
+# gofakes3 emulator, and one measured terraform command per results row.
 #
 # Source it after setting ROOT (the repository), DIR (the scratch directory)
 # and BENCH_NAME (for messages). It defines:
 #   bench_start_kafka              starts one node in $DIR/kafka, sets BOOTSTRAP
 #   bench_wrap REAL WRAPPER        a wrapper that appends REAL's CPU to $DIR/cpu-provider.log
+#   bench_mirror_provider REAL SOURCE VERSION
+#                                  installs REAL, wrapped, as provider SOURCE (e.g.
+#                                  registry.terraform.io/actionstate/flinkagents) VERSION in
+#                                  the filesystem mirror $DIR/mirror, and points
+#                                  TF_CLI_CONFIG_FILE at a configuration using that mirror
+#   bench_start_s3 BUCKET          builds gofakes3 (tools/go.mod), starts it on loopback with
+#                                  BUCKET, sets S3_URL and S3_BUCKET and the AWS_* environment
+#   bench_stop_s3                  stops it (safe when it never started)
+#   bench_backend WORKDIR local|s3 [KEY]
+#                                  local state in WORKDIR, or the S3 backend at KEY on the emulator
+#   bench_init WORKDIR             terraform init -reconfigure in WORKDIR, its log in $DIR/init.log
 #   bench_drop_topics PREFIX       deletes every topic named PREFIX-*, with Kafka's tool
 #   bench_measure ROW_PREFIX WORKDIR terraform-args...
 #                                  runs terraform in WORKDIR and appends to $RESULTS:
@@ -32,7 +44,7 @@ bench_start_kafka() {
   CLK_TCK="$(getconf CLK_TCK)"
 }
 
-bench_stop_kafka() { "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
+bench_stop_kafka() { [[ -z ${KAFKA_DIR:-} ]] || "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
 
 bench_drop_topics() { # bench_drop_topics <prefix>: what a run left behind
   kafka_run_class org.apache.kafka.tools.TopicCommand --bootstrap-server "$BOOTSTRAP" --delete --if-exists \
@@ -55,7 +67,7 @@ request_counts() {
     sort
 }
 
-# A provider is installed through dev_overrides behind a wrapper that
+# A provider is installed behind a wrapper that
 # appends the provider process's CPU (user, sys, from bash's `times`) to a
 # log, so a command's CPU splits into terraform core and provider.
 bench_wrap() { # bench_wrap <real binary> <wrapper path>
@@ -105,4 +117,86 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
       tot = secs(total)
       printf "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\n", prefix, t1 - t0, tot - prov, prov, broker, req, types
     }' | tee -a "$RESULTS" >&2
+}
+
+# A filesystem mirror rather than dev_overrides: the S3 backend needs
+# `terraform init`, which dev_overrides do not let through.
+BENCH_MIRROR_INCLUDE=
+bench_mirror_provider() { # bench_mirror_provider <real binary> <source> <version>
+  local real="$1" source="$2" version="$3"
+  # The whole provider, not only this version: a stale version left in a
+  # reused scratch directory would be picked as the newest.
+  rm -rf "${DIR:?}/mirror/$source"
+  bench_wrap "$real" "$DIR/mirror/$source/$version/$(go env GOOS)_$(go env GOARCH)/terraform-provider-${source##*/}_v$version"
+  BENCH_MIRROR_INCLUDE+="${BENCH_MIRROR_INCLUDE:+, }\"$source\""
+  cat >"$DIR/terraformrc" <<RC
+provider_installation {
+  filesystem_mirror {
+    path    = "$DIR/mirror"
+    include = [$BENCH_MIRROR_INCLUDE]
+  }
+}
+RC
+  export TF_CLI_CONFIG_FILE="$DIR/terraformrc" TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+}
+
+S3_PID=
+bench_start_s3() { # bench_start_s3 <bucket>
+  S3_BUCKET="$1"
+  (cd "$ROOT/tools" && go build -o "$DIR/real/gofakes3" github.com/johannesboyne/gofakes3/cmd/gofakes3) ||
+    die "could not build gofakes3 from tools/go.mod"
+  # The emulator checks no credentials; the provider and the S3 backend still
+  # want some from the standard chain.
+  export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+  # gofakes3 answers a multipart object (a state of several MB) with checksums
+  # the AWS SDK rejects, as some S3-compatible stores do: checksums only where
+  # an operation requires them.
+  export AWS_REQUEST_CHECKSUM_CALCULATION=when_required AWS_RESPONSE_CHECKSUM_VALIDATION=when_required
+  local port
+  port="$(kafka_pick_ports 1)"
+  S3_URL="http://127.0.0.1:$port"
+  "$DIR/real/gofakes3" -backend memory -host "127.0.0.1:$port" -initialbucket "$S3_BUCKET" -quiet >"$DIR/gofakes3.log" 2>&1 &
+  S3_PID=$!
+  for _ in $(seq 100); do curl -fsS -o /dev/null "$S3_URL/$S3_BUCKET" 2>/dev/null && break; sleep 0.1; done
+  curl -fsS -o /dev/null "$S3_URL/$S3_BUCKET" || die "the S3 emulator did not start (log: $DIR/gofakes3.log)"
+}
+
+bench_stop_s3() { [[ -z ${S3_PID:-} ]] || kill "$S3_PID" 2>/dev/null || true; }
+
+bench_backend() { # bench_backend <workdir> <local|s3> [state key]
+  local workdir="$1" backend="$2" key="${3:-}"
+  # Forget the last backend (init -reconfigure keeps an S3 backend when
+  # the block is removed).
+  rm -f "$workdir/backend.tf" "$workdir/.terraform/terraform.tfstate"
+  case "$backend" in
+  local) ;;
+  s3)
+    [[ -n $key && -n ${S3_URL:-} ]] || die "bench_backend s3 needs a state key and bench_start_s3"
+    # use_lockfile as users configure it: every command takes and releases
+    # the lock object.
+    cat >"$workdir/backend.tf" <<TF
+terraform {
+  backend "s3" {
+    bucket                      = "$S3_BUCKET"
+    key                         = "$key"
+    region                      = "us-east-1"
+    endpoints                   = { s3 = "$S3_URL" }
+    use_path_style              = true
+    use_lockfile                = true
+    skip_s3_checksum            = true
+    skip_credentials_validation = true
+    skip_requesting_account_id  = true
+    skip_metadata_api_check     = true
+    skip_region_validation      = true
+  }
+}
+TF
+    ;;
+  *) die "backend $backend is neither local nor s3" ;;
+  esac
+}
+
+bench_init() { # bench_init <workdir>
+  (cd "$1" && terraform init -input=false -reconfigure >"$DIR/init.log" 2>&1) ||
+    { tail -20 "$DIR/init.log" >&2; die "terraform init failed in $1 (log: $DIR/init.log)"; }
 }
