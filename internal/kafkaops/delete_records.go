@@ -21,7 +21,17 @@ func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32
 	for p, o := range upTo {
 		req.Add(kadm.Offset{Topic: topic, Partition: p, At: o, LeaderEpoch: -1})
 	}
-	resps, err := c.admin.DeleteRecords(ctx, req)
+	// Deleting up to an offset again is harmless, so a moving leader's
+	// answer is asked again (leadership_moving.go).
+	resps, err := untilLeadersSettle(ctx, func() (kadm.DeleteRecordsResponses, error) { return c.admin.DeleteRecords(ctx, req) },
+		func(resps kadm.DeleteRecordsResponses, err error) bool {
+			if err != nil {
+				return leadershipMoving(err)
+			}
+			moving := false
+			resps.Each(func(r kadm.DeleteRecordsResponse) { moving = moving || leadershipMoving(r.Err) })
+			return moving
+		})
 	if err != nil {
 		return nil, opErr(OpDeleteRecords, topic, err)
 	}

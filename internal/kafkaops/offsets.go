@@ -35,10 +35,19 @@ func (c *Client) committedEnd(ctx context.Context, topic string, partition int32
 
 // newOffsetsCoalescer lists offsets with list, one of kadm's List*Offsets
 // (one Metadata request, then one ListOffsets request per partition leader,
-// for every topic of a batch together).
+// for every topic of a batch together), again while a leader is moving
+// (leadership_moving.go).
 func newOffsetsCoalescer(c *Client, op string, list func(context.Context, ...string) (kadm.ListedOffsets, error)) *coalescer[map[int32]int64] {
 	return newCoalescer(c, op, func(ctx context.Context, topics []string) (func(string) (map[int32]int64, error), error) {
-		listed, err := list(ctx, topics...)
+		listed, err := untilLeadersSettle(ctx, func() (kadm.ListedOffsets, error) { return list(ctx, topics...) },
+			func(listed kadm.ListedOffsets, err error) bool {
+				if err != nil {
+					return leadershipMoving(err)
+				}
+				moving := false
+				listed.Each(func(lo kadm.ListedOffset) { moving = moving || leadershipMoving(lo.Err) })
+				return moving
+			})
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,71 @@
+package kafkaops
+
+import (
+	"context"
+	"errors"
+	"net"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
+)
+
+// While a partition's leadership moves (its broker was killed, restarted or
+// fenced), requests for the partition fail with errors the same request a
+// moment later does not get. With ZooKeeper the controller notices a killed
+// broker only when its session expires, seconds later, and until then the
+// metadata still names it, so its partitions answer with a dial error or
+// LEADER_NOT_AVAILABLE. Requests that are safe to repeat (listing offsets,
+// DeleteRecords up to an offset) are repeated until the new leader answers,
+// within the operation's timeout; when the timeout ends first, the last
+// error stands. Nothing else is repeated: a create or an append sent twice
+// could land twice.
+
+// leaderRetryInterval spaces the repeats: a leader election takes from
+// tens of milliseconds (KRaft) to a ZooKeeper session timeout (seconds).
+const leaderRetryInterval = 250 * time.Millisecond
+
+// leadershipErrors are the answers of a partition whose leader is moving.
+var leadershipErrors = []error{
+	kerr.LeaderNotAvailable, kerr.NotLeaderForPartition, kerr.FencedLeaderEpoch,
+	kerr.UnknownLeaderEpoch, kerr.OffsetNotAvailable,
+}
+
+// leadershipMoving reports whether err says only that leaders are moving: a
+// leadership error, or a request some of whose pieces could not reach the
+// broker the metadata still names as leader.
+func leadershipMoving(err error) bool {
+	if err == nil {
+		return false
+	}
+	if se, ok := errors.AsType[*kadm.ShardErrors](err); ok {
+		for _, e := range se.Errs {
+			if _, dial := errors.AsType[*net.OpError](e.Err); !dial && !leadershipMoving(e.Err) {
+				return false
+			}
+		}
+		return len(se.Errs) > 0
+	}
+	for _, le := range leadershipErrors {
+		if errors.Is(err, le) {
+			return true
+		}
+	}
+	return false
+}
+
+// untilLeadersSettle sends req, and again while moving says its answer is
+// only a moving leader's, until ctx ends; then the last answer stands.
+func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), moving func(R, error) bool) (R, error) {
+	for {
+		r, err := req()
+		if !moving(r, err) || ctx.Err() != nil {
+			return r, err
+		}
+		select {
+		case <-ctx.Done():
+			return r, err
+		case <-time.After(leaderRetryInterval):
+		}
+	}
+}
