@@ -20,17 +20,12 @@ import (
 // is gone; a topic still listed is waited for until the context ends, and
 // the error says the deletion was accepted.
 func TestAwaitTopicDeleted(t *testing.T) {
-	c := newCluster(t, 0)
-	k := c.client(t, noCoalescing)
+	c, k, created := clusterWithOrders(t)
 	ctx := context.Background()
-	created, err := k.CreateTopic(ctx, "orders", 1, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
-	err = k.AwaitTopicDeleted(short, "orders", created.Topic.ID)
+	err := k.AwaitTopicDeleted(short, "orders", created.Topic.ID)
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "still listed") {
 		t.Fatalf("waiting for a topic nobody deleted: %v; want a deadline naming the still-listed topic", err)
 	}
@@ -74,17 +69,11 @@ func TestAwaitTopicDeleted(t *testing.T) {
 
 // TestAwaitTopicDeletedAsksEveryBrokerOnce: once the topic is deleted, one
 // round of questions to every broker ends the wait; the missing-topic
-// rule's three paced rounds (about a second per topic, which made a
-// 400-topic destroy at -parallelism=10 three times slower) are for reads
-// that must not take a new topic for a missing one.
+// rule's three paced rounds (about a second per topic) are for reads that
+// must not take a new topic for a missing one.
 func TestAwaitTopicDeletedAsksEveryBrokerOnce(t *testing.T) {
-	c := newCluster(t, 0)
-	k := c.client(t, noCoalescing)
+	c, k, created := clusterWithOrders(t)
 	ctx := context.Background()
-	created, err := k.CreateTopic(ctx, "orders", 1, 1, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := k.DeleteTopic(ctx, "orders"); err != nil {
 		t.Fatal(err)
 	}
@@ -96,4 +85,17 @@ func TestAwaitTopicDeletedAsksEveryBrokerOnce(t *testing.T) {
 	if n := metadata.Hits(); n != 2 {
 		t.Errorf("%d metadata requests to confirm a deletion on one broker, want 2 (the question, and every broker once)", n)
 	}
+}
+
+// clusterWithOrders is one broker holding the topic "orders", created
+// through the returned client.
+func clusterWithOrders(t *testing.T) (*cluster, *kafkaops.Client, kafkaops.Created) {
+	t.Helper()
+	c := newCluster(t, 0)
+	k := c.client(t, noCoalescing)
+	created, err := k.CreateTopic(context.Background(), "orders", 1, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, k, created
 }
