@@ -37,8 +37,9 @@ type Config struct {
 	// Coalesce merges the DescribeTopic, TopicConfigs, StartOffsets,
 	// EndOffsets and CreateTopic calls that arrive while a request of their
 	// kind is in flight into one request per kind, each caller still
-	// getting its own topic's answer and error (coalesce.go). It saves one request per
-	// concurrent caller; worth it when many resources refresh side by side.
+	// getting its own topic's answer and error (coalesce.go). It saves one
+	// request per concurrent caller; worth it when many resources refresh or
+	// are created side by side.
 	// Default off: every call sends its own request, as a single caller (a
 	// test, a CLI) wants.
 	Coalesce bool

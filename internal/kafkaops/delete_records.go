@@ -24,13 +24,9 @@ func (c *Client) DeleteRecords(ctx context.Context, topic string, upTo map[int32
 	// Deleting up to an offset again is harmless, so a moving leader's
 	// answer is asked again (leadership_moving.go).
 	resps, err := untilLeadersSettle(ctx, func() (kadm.DeleteRecordsResponses, error) { return c.admin.DeleteRecords(ctx, req) },
-		func(resps kadm.DeleteRecordsResponses, err error) bool {
-			if err != nil {
-				return leadershipMoving(err)
-			}
-			moving := false
-			resps.Each(func(r kadm.DeleteRecordsResponse) { moving = moving || leadershipMoving(r.Err) })
-			return moving
+		func(resps kadm.DeleteRecordsResponses) (errs []error) {
+			resps.Each(func(r kadm.DeleteRecordsResponse) { errs = append(errs, r.Err) })
+			return errs
 		})
 	if err != nil {
 		return nil, opErr(OpDeleteRecords, topic, err)

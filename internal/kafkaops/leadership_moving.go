@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"slices"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -54,12 +55,17 @@ func leadershipMoving(err error) bool {
 	return false
 }
 
-// untilLeadersSettle sends req, and again while moving says its answer is
-// only a moving leader's, until ctx ends; then the last answer stands.
-func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), moving func(R, error) bool) (R, error) {
+// untilLeadersSettle sends req, and again while its answer says only that
+// a leader is moving (the request's error, or else any of partitionErrs'
+// errors of the answer), until ctx ends; then the last answer stands.
+func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), partitionErrs func(R) []error) (R, error) {
 	for {
 		r, err := req()
-		if !moving(r, err) || ctx.Err() != nil {
+		moving := leadershipMoving(err)
+		if err == nil {
+			moving = slices.ContainsFunc(partitionErrs(r), leadershipMoving)
+		}
+		if !moving || ctx.Err() != nil {
 			return r, err
 		}
 		select {

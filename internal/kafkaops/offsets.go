@@ -40,13 +40,9 @@ func (c *Client) committedEnd(ctx context.Context, topic string, partition int32
 func newOffsetsCoalescer(c *Client, op string, list func(context.Context, ...string) (kadm.ListedOffsets, error)) *coalescer[map[int32]int64] {
 	return newCoalescer(c, op, func(ctx context.Context, topics []string) (func(string) (map[int32]int64, error), error) {
 		listed, err := untilLeadersSettle(ctx, func() (kadm.ListedOffsets, error) { return list(ctx, topics...) },
-			func(listed kadm.ListedOffsets, err error) bool {
-				if err != nil {
-					return leadershipMoving(err)
-				}
-				moving := false
-				listed.Each(func(lo kadm.ListedOffset) { moving = moving || leadershipMoving(lo.Err) })
-				return moving
+			func(listed kadm.ListedOffsets) (errs []error) {
+				listed.Each(func(lo kadm.ListedOffset) { errs = append(errs, lo.Err) })
+				return errs
 			})
 		if err != nil {
 			return nil, err
