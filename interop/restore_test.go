@@ -26,10 +26,6 @@ import (
 // marker below the boundary is refused.
 func TestModuleJobRestoresBeforeAndAfterFirstCleanup(t *testing.T) {
 	e := acctest.New(t)
-	moduleDir, err := filepath.Abs("../examples/modules/agent-operator")
-	if err != nil {
-		t.Fatal(err)
-	}
 	prefix := e.Name("restore")
 	w := e.Workdir()
 	config := func(withPlans bool) string {
@@ -50,7 +46,7 @@ module "operator" {
 output "settings" {
   value = { for name, op in module.operator : name => op.agent_config.settings }
 }
-`, e.CLIProvider(), moduleDir, prefix, withPlans, e.BrokersHCL())
+`, e.CLIProvider(), w.ModuleSource("../examples/modules/agent-operator"), prefix, withPlans, e.BrokersHCL())
 	}
 	w.Write("main.tf", config(false))
 	w.Terraform("init")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fleet cleanup benchmark: one `terraform apply` advancing the cleanup
 # boundary of every operator of examples/rollout, each following its job's
-# checkpoints (the agent-operator module's checkpoint_dir) on an S3 store,
+# checkpoints (each operator's checkpoint_dir in the agent-fleet module) on an S3 store,
 # on Apache Kafka started by scripts/kafka. Not part of CI; BENCHMARKS.md
 # ("Fleet cleanup") has the method and the results. `make bench-fleet` runs it.
 #
@@ -144,7 +144,7 @@ tool_loop() { # tool_loop <prefix> <operators> <partitions>
 
 boundaries() { # boundaries <operators>: every operator got its boundary
   local got
-  got="$(cd "$DIR/fleet" && terraform state list | grep -c '^module\.operator\[.*\]\.flinkagents_cleanup_boundary\.this\[0\]$' || true)"
+  got="$(cd "$DIR/fleet" && terraform state list | grep -c '^module\.fleet\.flinkagents_cleanup_boundary\.this\[".*"\]$' || true)"
   [[ $got == "$1" ]] || die "advance-1 left $got boundaries for $1 operators (log: $DIR/last.log)"
 }
 

@@ -85,55 +85,16 @@ fi
 export TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 
 # --- Configurations ----------------------------------------------------------
-# This provider: examples/rollout as users run it (the agent-operator module
-# with for_each). Mongey: the same topics and settings, kafka_topic with
-# for_each. Floor: the agent-operator module's shape (for_each over the same
-# operators, two resources and one object output per instance) with
-# terraform_data in place of the topics, each holding what its topic is
-# given: what Terraform alone costs for this many module instances.
+# This provider: examples/rollout as users run it (one call of the
+# agent-fleet module, for_each inside). Mongey: the same topics and
+# settings, kafka_topic with for_each. Floor: the agent-fleet module's shape
+# (one module call, two resources with for_each over the operators, one
+# output map) with terraform_data in place of the topics, each holding what
+# its topic is given: what Terraform alone costs for this many resources.
 rm -rf "$DIR/flinkagents" "$DIR/modules" "$DIR/mongey" "$DIR/floor"
 cp -r "$ROOT/examples/rollout" "$DIR/flinkagents"
 cp -r "$ROOT/examples/modules" "$DIR/modules"
-mkdir -p "$DIR/mongey" "$DIR/floor/operator"
-cat >"$DIR/mongey/main.tf" <<'EOF'
-terraform {
-  required_providers {
-    kafka = { source = "mongey/kafka" }
-  }
-}
-variable "bootstrap_servers" { type = list(string) }
-variable "operator_count" { type = number }
-variable "partitions" { type = number }
-variable "prefix" { type = string }
-variable "deletion_protection" { type = bool } # the flinkagents side's; no equivalent here
-provider "kafka" {
-  bootstrap_servers = var.bootstrap_servers
-  tls_enabled       = false
-}
-locals {
-  operators = toset([for i in range(var.operator_count) : format("agent-%02d", i)])
-}
-resource "kafka_topic" "action_state" {
-  for_each           = local.operators
-  name               = "${var.prefix}-${each.key}-action-state"
-  partitions         = var.partitions
-  replication_factor = 1
-  config = {
-    "cleanup.policy"  = "compact,delete"
-    "retention.ms"    = "-1"
-    "retention.bytes" = "-1"
-  }
-}
-resource "kafka_topic" "control" {
-  for_each           = local.operators
-  name               = "${var.prefix}-${each.key}-cleanup-control"
-  partitions         = 1
-  replication_factor = 1
-  config = {
-    "cleanup.policy" = "compact"
-  }
-}
-EOF
+mkdir -p "$DIR/mongey" "$DIR/floor/fleet"
 cat >"$DIR/floor/main.tf" <<'EOF'
 variable "bootstrap_servers" { type = list(string) } # no Kafka here; the others' flags
 variable "operator_count" { type = number }
@@ -143,21 +104,20 @@ variable "deletion_protection" { type = bool }
 locals {
   operators = toset([for i in range(var.operator_count) : format("agent-%02d", i)])
 }
-module "operator" {
-  source              = "./operator"
-  for_each            = local.operators
+module "fleet" {
+  source              = "./fleet"
+  operators           = { for name in local.operators : name => {} }
   prefix              = var.prefix
-  operator            = each.key
   partitions          = var.partitions
   deletion_protection = var.deletion_protection
 }
 output "topics" {
-  value = { for name, op in module.operator : name => op.topics.action_state_id }
+  value = { for name, t in module.fleet.topics : name => t.action_state_id }
 }
 EOF
-cat >"$DIR/floor/operator/main.tf" <<'EOF'
+cat >"$DIR/floor/fleet/main.tf" <<'EOF'
 variable "prefix" { type = string }
-variable "operator" { type = string }
+variable "operators" { type = map(object({})) }
 variable "partitions" { type = number }
 variable "deletion_protection" { type = bool }
 variable "replication_factor" {
@@ -165,8 +125,9 @@ variable "replication_factor" {
   default = 1
 }
 resource "terraform_data" "action_state" {
+  for_each = var.operators
   input = {
-    name                = "${var.prefix}-${var.operator}-action-state"
+    name                = "${var.prefix}-${each.key}-action-state"
     partitions          = var.partitions
     replication_factor  = var.replication_factor
     deletion_protection = var.deletion_protection
@@ -178,9 +139,10 @@ resource "terraform_data" "action_state" {
   }
 }
 resource "terraform_data" "control" {
+  for_each = var.operators
   input = {
-    name                = "${var.prefix}-${var.operator}-cleanup-control"
-    action_state_topic  = terraform_data.action_state.output.name
+    name                = "${var.prefix}-${each.key}-cleanup-control"
+    action_state_topic  = "${var.prefix}-${each.key}-action-state"
     partitions          = 1
     replication_factor  = var.replication_factor
     deletion_protection = var.deletion_protection
@@ -190,11 +152,11 @@ resource "terraform_data" "control" {
   }
 }
 output "topics" {
-  value = {
-    action_state    = terraform_data.action_state.output.name
-    action_state_id = terraform_data.action_state.id
-    control         = terraform_data.control.output.name
-  }
+  value = { for k, t in terraform_data.action_state : k => {
+    action_state    = t.output.name
+    action_state_id = t.id
+    control         = terraform_data.control[k].output.name
+  } }
 }
 EOF
 

@@ -101,32 +101,32 @@ locals {
   operators = toset([for i in range(var.operator_count) : format("agent-%02d", i)])
 }
 
-module "operator" {
-  source   = "../modules/agent-operator"
-  for_each = local.operators
+module "fleet" {
+  source = "../modules/agent-fleet"
 
-  prefix              = var.prefix
-  operator            = each.key
-  bootstrap_servers   = var.bootstrap_servers # rendered in the module (no data source per operator) unless the operator follows its job
+  prefix = var.prefix
+  operators = { for name in local.operators : name => {
+    plan_json      = contains(keys(var.plan_files), name) ? file(var.plan_files[name]) : null
+    checkpoint_dir = lookup(var.checkpoint_dirs, name, null)
+    savepoint_dir  = lookup(var.savepoint_dirs, name, null)
+  } }
+  bootstrap_servers   = var.bootstrap_servers # rendered in the module: no data source per operator
   partitions          = var.partitions
-  plan_json           = contains(keys(var.plan_files), each.key) ? file(var.plan_files[each.key]) : null
-  checkpoint_dir      = lookup(var.checkpoint_dirs, each.key, null)
-  savepoint_dir       = lookup(var.savepoint_dirs, each.key, null)
   checkpoint_storage  = var.checkpoint_storage
   deletion_protection = var.deletion_protection
 }
 
 output "agent_config_yaml" {
   description = "Each operator's agent: configuration, by operator."
-  value       = { for name, op in module.operator : name => op.agent_config.yaml }
+  value       = { for name, c in module.fleet.agent_config : name => c.yaml }
 }
 
 output "boundaries" {
-  description = "Each operator's cleanup boundary status and the point it follows (null: none yet, or skipped this run)."
-  value       = { for name, op in module.operator : name => try("${op.boundary.status} ${op.boundary.source_recovery_point}", null) }
+  description = "Each operator's cleanup boundary status and the point it follows (absent: none yet, or skipped this run)."
+  value       = { for name, b in module.fleet.boundaries : name => "${b.status} ${b.source_recovery_point}" }
 }
 
 output "cleanup_enabled" {
   description = "Operators whose job configuration names the control topic (first boundary committed): redeploy those that turned true."
-  value       = sort([for name, op in module.operator : name if op.agent_config.cleanup_enabled])
+  value       = sort([for name, c in module.fleet.agent_config : name if c.cleanup_enabled])
 }

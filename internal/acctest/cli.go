@@ -209,3 +209,22 @@ func terraformPath() string {
 	}
 	return "terraform"
 }
+
+// ModuleSource names the module in dir as a source for this workdir's
+// configuration: a path relative to the workdir. Terraform copies a module
+// named by an absolute path as a package of its own, so one that calls a
+// sibling (../agent-fleet) would reach outside it and fail to install.
+func (w *Workdir) ModuleSource(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	rel, err := filepath.Rel(w.Dir, abs)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	return filepath.ToSlash(rel)
+}

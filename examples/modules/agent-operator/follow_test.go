@@ -19,10 +19,6 @@ import (
 // with a warning naming it, while the rest of the fleet still advances.
 func TestAccAgentOperatorModuleFollowsCheckpoints(t *testing.T) {
 	e := acctest.New(t)
-	moduleDir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	prefix := e.Name("fleet")
 	topic := func(op, kind string) string { return fmt.Sprintf("%s-%s-%s", prefix, op, kind) }
 	root := t.TempDir()
@@ -55,7 +51,7 @@ output "boundaries" {
 output "cleanup_enabled" {
   value = { for name, op in module.operator : name => op.agent_config.cleanup_enabled }
 }
-`, e.CLIProvider(), moduleDir, prefix, partitions, root, e.BrokersHCL()))
+`, e.CLIProvider(), w.ModuleSource("."), prefix, partitions, root, e.BrokersHCL()))
 	w.Terraform("init")
 	t.Cleanup(func() { w.Terraform("destroy", "-auto-approve") })
 	// The first rollout: no job has completed a checkpoint yet.
@@ -83,7 +79,7 @@ output "cleanup_enabled" {
 	checkBoundaries(t, w, want)
 	flat := strings.Join(strings.Fields(out), " ")
 	if !regexp.MustCompile(`Warning: Skipped: .*`+regexp.QuoteMeta(filepath.Join(jobDir("broken"), "chk-1"))).MatchString(flat) ||
-		!strings.Contains(flat, `module.operator["broken"].data.flinkagents_cleanup_plan.follow[0]`) {
+		!strings.Contains(flat, `module.operator["broken"].module.fleet.data.flinkagents_cleanup_plan.follow["this"]`) {
 		t.Errorf("no warning naming the broken operator's point:\n%s", out)
 	}
 	if n := strings.Count(flat, "Warning: Skipped:"); n != 1 {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"os"
 	"regexp"
 	"testing"
 
@@ -29,10 +28,6 @@ const partitions = 3
 // terraform-plugin-testing, whose state shim refuses module instances.
 func TestAccAgentOperatorModule(t *testing.T) {
 	e := acctest.New(t)
-	moduleDir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	prefix := e.Name("rollout")
 	topic := func(op, kind string) string { return fmt.Sprintf("%s-%s-%s", prefix, op, kind) }
 	w := e.Workdir()
@@ -87,7 +82,7 @@ output "payments_boundary_partitions" {
   value = try(module.operator["payments"].boundary.partitions, {})
 }
 
-`, e.CLIProvider(), moduleDir, prefix, partitions, withPlans, e.BrokersHCL(), partitions)
+`, e.CLIProvider(), w.ModuleSource("."), prefix, partitions, withPlans, e.BrokersHCL(), partitions)
 	}
 
 	w.Write("main.tf", config(false))

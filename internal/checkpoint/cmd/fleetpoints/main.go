@@ -2,7 +2,7 @@
 // operator of examples/rollout it fills the action-state topic with records
 // and uploads checkpoints, written by checkpoint.WriteSavepoint with that
 // topic's real name, ID and offsets, to ckpt/<prefix>/<operator>/ on an S3
-// store (the bench's emulator), so `checkpoint_dir` in the agent-operator
+// store (the bench's emulator), so each operator's `checkpoint_dir` in the agent-fleet
 // module has points to follow.
 //
 //	fleetpoints -bootstrap HOST:PORT -s3 http://127.0.0.1:PORT -bucket B \
