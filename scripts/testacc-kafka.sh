@@ -5,7 +5,7 @@
 # `make interop-jar`); CI runs that after `make test`.
 #
 # Passes (each a separate `go test` run; all run even when one fails):
-#   plaintext  acceptance + interop on the PLAINTEXT listener
+#   plaintext  acceptance, interop and the example modules on the PLAINTEXT listener
 #   races      internal/cleanup concurrent-apply tests (transactional fencing)
 #   scram-512  the connection subset (auth_run below) on SASL_SSL, SCRAM-SHA-512,
 #              tls { ca_pem }
@@ -75,7 +75,7 @@ run() {
   fi
 }
 
-acceptance_pkgs=(./internal/resources/... ./internal/datasources/... ./interop/...)
+acceptance_pkgs=(./internal/resources/... ./internal/datasources/... ./interop/... ./examples/...)
 
 # The secured listeners differ from plaintext only in how connections are
 # made, and the security pass covers verification, mechanisms and refusals.
