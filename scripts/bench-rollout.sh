@@ -95,6 +95,45 @@ rm -rf "$DIR/flinkagents" "$DIR/modules" "$DIR/mongey" "$DIR/floor"
 cp -r "$ROOT/examples/rollout" "$DIR/flinkagents"
 cp -r "$ROOT/examples/modules" "$DIR/modules"
 mkdir -p "$DIR/mongey" "$DIR/floor/fleet"
+cat >"$DIR/mongey/main.tf" <<'EOF'
+terraform {
+  required_providers {
+    kafka = { source = "mongey/kafka" }
+  }
+}
+variable "bootstrap_servers" { type = list(string) }
+variable "operator_count" { type = number }
+variable "partitions" { type = number }
+variable "prefix" { type = string }
+variable "deletion_protection" { type = bool } # the flinkagents side's; no equivalent here
+provider "kafka" {
+  bootstrap_servers = var.bootstrap_servers
+  tls_enabled       = false
+}
+locals {
+  operators = toset([for i in range(var.operator_count) : format("agent-%02d", i)])
+}
+resource "kafka_topic" "action_state" {
+  for_each           = local.operators
+  name               = "${var.prefix}-${each.key}-action-state"
+  partitions         = var.partitions
+  replication_factor = 1
+  config = {
+    "cleanup.policy"  = "compact,delete"
+    "retention.ms"    = "-1"
+    "retention.bytes" = "-1"
+  }
+}
+resource "kafka_topic" "control" {
+  for_each           = local.operators
+  name               = "${var.prefix}-${each.key}-cleanup-control"
+  partitions         = 1
+  replication_factor = 1
+  config = {
+    "cleanup.policy" = "compact"
+  }
+}
+EOF
 cat >"$DIR/floor/main.tf" <<'EOF'
 variable "bootstrap_servers" { type = list(string) } # no Kafka here; the others' flags
 variable "operator_count" { type = number }

@@ -157,6 +157,20 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 	return created.Topic.ID.String()
 }
 
+// DeleteTopic deletes name, whatever its topic ID: what an operator's
+// kafka-topics.sh --delete does behind Terraform's back.
+func (e *Env) DeleteTopic(name string) {
+	e.t.Helper()
+	ctx := context.Background()
+	t, err := e.Admin.DescribeTopic(ctx, name)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.Admin.DeleteTopic(ctx, name, t.ID); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // RecreateTopic deletes name and creates it again, empty, with configs,
 // returning the new topic ID. ZooKeeper-mode brokers (Kafka 3.x) delete a
 // topic in the background and answer TOPIC_ALREADY_EXISTS until they are
@@ -164,9 +178,7 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 func (e *Env) RecreateTopic(name string, partitions int32, configs map[string]string) string {
 	e.t.Helper()
 	ctx := context.Background()
-	if err := e.Admin.DeleteTopic(ctx, name); err != nil {
-		e.t.Fatal(err)
-	}
+	e.DeleteTopic(name)
 	deadline := time.Now().Add(time.Minute)
 	for {
 		created, err := e.Admin.CreateTopic(ctx, name, partitions, 1, configs)

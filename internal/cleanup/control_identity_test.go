@@ -11,7 +11,7 @@ import (
 func (e *env) recreateControl() string {
 	e.t.Helper()
 	ctx := context.Background()
-	must(e.t, e.kafka.DeleteTopic(ctx, e.control))
+	must(e.t, deleteTopic(ctx, e.kafka, e.control))
 	created, err := e.kafka.CreateTopic(ctx, e.control, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"})
 	must(e.t, err)
 	return created.Topic.ID.String()

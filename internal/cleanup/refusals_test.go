@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // Each refusal is typed, names what is wrong, and leaves the control topic
@@ -25,14 +26,14 @@ func TestApplyRefusals(t *testing.T) {
 		}, ErrTopicMismatch, `"payments-action-state"`},
 		{"topic recreated", func(e *env) Request {
 			plan := e.plan("c", fiveEach)
-			must(t, e.kafka.DeleteTopic(ctx, dataTopic))
+			must(t, deleteTopic(ctx, e.kafka, dataTopic))
 			_, err := e.kafka.CreateTopic(ctx, dataTopic, e.parts, 1, DataTopicSettings)
 			must(t, err)
 			return Request{Plan: plan, ControlTopic: controlTopic}
 		}, ErrTopicIDChanged, "deleted and recreated"},
 		{"topic deleted", func(e *env) Request {
 			plan := e.plan("c", fiveEach)
-			must(t, e.kafka.DeleteTopic(ctx, dataTopic))
+			must(t, deleteTopic(ctx, e.kafka, dataTopic))
 			return Request{Plan: plan, ControlTopic: controlTopic}
 		}, ErrTopicIDChanged, "no longer exists"},
 		{"partition set changed", func(e *env) Request {
@@ -131,4 +132,14 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// deleteTopic deletes name whatever its ID, as an operator's
+// kafka-topics.sh --delete does behind the apply's back.
+func deleteTopic(ctx context.Context, kafka *kafkaops.Client, name string) error {
+	t, err := kafka.DescribeTopic(ctx, name)
+	if err != nil {
+		return err
+	}
+	return kafka.DeleteTopic(ctx, name, t.ID)
 }

@@ -83,6 +83,11 @@ type Client struct {
 	// name (topic_create.go).
 	creates     *coalescer[kadm.CreateTopicResponse]
 	createSpecs sync.Map
+
+	// Deletes: the coalescer, and each waiting delete's topic ID by topic
+	// name (topic_delete.go).
+	deletes   *coalescer[struct{}]
+	deleteIDs sync.Map
 }
 
 const defaultClientID = "terraform-provider-flinkagents"
@@ -137,6 +142,7 @@ func New(cfg Config) (*Client, error) {
 	c.endOffsets = newOffsetsCoalescer(c, OpListEndOffsets, admin.ListEndOffsets)
 	c.committedEnds = newOffsetsCoalescer(c, OpListCommittedEnd, admin.ListCommittedOffsets)
 	c.creates = newCoalescer(c, OpCreateTopic, c.createTopics)
+	c.deletes = newCoalescer(c, OpDeleteTopic, c.deleteTopics)
 	return c, nil
 }
 

@@ -201,20 +201,3 @@ func topicDetail(t kmsg.MetadataResponseTopic) kadm.TopicDetail {
 	return td
 }
 
-// DeleteTopic deletes a topic. Deleting a topic that is already gone is not
-// an error: the goal state is reached.
-func (c *Client) DeleteTopic(ctx context.Context, name string) error {
-	ctx, done, err := c.request(ctx, OpDeleteTopic, name)
-	if err != nil {
-		return err
-	}
-	defer done()
-	resp, err := c.admin.DeleteTopic(ctx, name)
-	if err != nil {
-		return opErr(OpDeleteTopic, name, err)
-	}
-	if resp.Err != nil && !errors.Is(resp.Err, kerr.UnknownTopicOrPartition) {
-		return opErr(OpDeleteTopic, name, resp.Err)
-	}
-	return nil
-}

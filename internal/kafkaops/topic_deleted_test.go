@@ -56,7 +56,7 @@ func TestAwaitTopicDeleted(t *testing.T) {
 		resp.Topics = []kmsg.MetadataResponseTopic{topic}
 		return resp, nil, true
 	})
-	if err := k.DeleteTopic(ctx, "orders"); err != nil {
+	if err := k.DeleteTopic(ctx, "orders", created.Topic.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := k.AwaitTopicDeleted(ctx, "orders", created.Topic.ID); err != nil {
@@ -74,7 +74,7 @@ func TestAwaitTopicDeleted(t *testing.T) {
 func TestAwaitTopicDeletedAsksEveryBrokerOnce(t *testing.T) {
 	c, k, created := clusterWithOrders(t)
 	ctx := context.Background()
-	if err := k.DeleteTopic(ctx, "orders"); err != nil {
+	if err := k.DeleteTopic(ctx, "orders", created.Topic.ID); err != nil {
 		t.Fatal(err)
 	}
 	metadata := c.count(kmsg.Metadata, identityChecks)

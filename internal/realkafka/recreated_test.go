@@ -49,7 +49,11 @@ resource "flinkagents_action_state_topic" "orders" {
 	}
 	ctx := context.Background()
 	recreate := func() {
-		if err := c.ops.DeleteTopic(ctx, name); err != nil {
+		old, err := c.ops.DescribeTopic(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.ops.DeleteTopic(ctx, name, old.ID); err != nil {
 			t.Fatal(err)
 		}
 		// Kafka finishes a deletion asynchronously; the name is free once

@@ -1,7 +1,6 @@
 package resources_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -44,9 +43,7 @@ func TestActionStateTopicKeptWhileBrokerLags(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if err := e.Admin.DeleteTopic(context.Background(), name); err != nil {
-						t.Fatal(err)
-					}
+					e.DeleteTopic(name)
 				},
 				Config:           config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)}},

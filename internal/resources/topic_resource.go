@@ -347,7 +347,7 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 		resp.Diagnostics.Append(diagnostics.TopicRecreatedNotDeleted(r.spec.label, name, s.TopicID.ValueString(), t.ID.String()))
 		return
 	}
-	if err := kafka.DeleteTopic(ctx, name); err != nil {
+	if err := kafka.DeleteTopic(ctx, name, t.ID); err != nil {
 		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, op, "Kafka may delete the topic all the same; the topic stays in state until a run sees it gone.", err))
 		return
 	}

@@ -1,0 +1,102 @@
+package kafkaops_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// TestCoalescedDeletesOnKfake: 40 topics deleted side by side, as a
+// destroy does, plus one already gone. Coalesced, they take a few
+// DeleteTopics requests instead of 41; every topic is gone and the one
+// already gone is no error.
+func TestCoalescedDeletesOnKfake(t *testing.T) {
+	for _, tc := range []struct {
+		window  time.Duration
+		maxReqs int
+	}{{noCoalescing, 41}, {0, 12}, {50 * time.Millisecond, 4}} {
+		t.Run(fmt.Sprintf("window=%v", tc.window), func(t *testing.T) {
+			c := newCluster(t, 41)
+			k := c.client(t, tc.window)
+			reference := c.client(t, noCoalescing)
+			ctx := context.Background()
+			ids := map[string]kafkaops.TopicID{}
+			for _, name := range c.topics {
+				d, err := reference.DescribeTopic(ctx, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids[name] = d.ID
+			}
+			gone := c.topics[40]
+			if err := c.DeleteTopic(gone); err != nil {
+				t.Fatal(err)
+			}
+			deletes := c.count(kmsg.DeleteTopics, nil)
+			defer deletes.Remove()
+
+			errs := concurrently(c.topics, func(name string) error { return k.DeleteTopic(ctx, name, ids[name]) })
+			if n := deletes.Hits(); n < 1 || n > tc.maxReqs {
+				t.Errorf("%d DeleteTopics requests for %d deletes, want 1..%d", n, len(c.topics), tc.maxReqs)
+			}
+			// A missing topic takes the missing-topic rule's paced rounds
+			// to confirm: ask for all of them at once.
+			left := concurrently(c.topics, func(name string) error {
+				if _, err := reference.DescribeTopic(ctx, name); !errors.Is(err, kafkaops.ErrTopicNotFound) {
+					return fmt.Errorf("%s after its delete: %v, want it gone", name, err)
+				}
+				return nil
+			})
+			for _, name := range c.topics {
+				if errs[name] != nil {
+					t.Errorf("DeleteTopic(%s): %v", name, errs[name])
+				}
+				if left[name] != nil {
+					t.Error(left[name])
+				}
+			}
+		})
+	}
+}
+
+// TestDeleteSparesATopicRecreatedUnderItsName: the topic a destroy checked
+// is deleted and another created under its name (by an operator, or a job
+// starting up) before the delete is sent. The delete names the checked ID,
+// so the new topic, and every record in it, is left alone. A delete by name
+// took it.
+func TestDeleteSparesATopicRecreatedUnderItsName(t *testing.T) {
+	for _, window := range []time.Duration{noCoalescing, 0} {
+		t.Run(fmt.Sprintf("window=%v", window), func(t *testing.T) {
+			c := newCluster(t, 1)
+			k := c.client(t, window)
+			ctx := context.Background()
+			checked, err := k.DescribeTopic(ctx, "t000")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.DeleteTopic("t000"); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.CreateTopic("t000", 3, nil); err != nil {
+				t.Fatal(err)
+			}
+
+			if err := k.DeleteTopic(ctx, "t000", checked.ID); err != nil {
+				t.Fatalf("deleting the checked topic, already gone: %v, want no error (the goal state)", err)
+			}
+			now, err := k.DescribeTopic(ctx, "t000")
+			if err != nil {
+				t.Fatalf("the topic recreated under the name was deleted: %v", err)
+			}
+			if now.ID == checked.ID {
+				t.Fatalf("t000 still has the checked ID %s", now.ID)
+			}
+		})
+	}
+}
