@@ -200,4 +200,3 @@ func topicDetail(t kmsg.MetadataResponseTopic) kadm.TopicDetail {
 	}
 	return td
 }
-

@@ -48,8 +48,8 @@ locals {
   cleanup_enabled = var.bootstrap_servers == null ? {
     for k, d in data.flinkagents_agent_config.this : k => d.cleanup_enabled
     } : { for k in keys(local.operators) : k => (
-      contains(keys(flinkagents_cleanup_boundary.this), k) ? try(length(flinkagents_cleanup_boundary.this[k].partitions) > 0, false) :
-      contains(keys(data.flinkagents_agent_config.asked), k) ? data.flinkagents_agent_config.asked[k].cleanup_enabled : false
+      can(flinkagents_cleanup_boundary.this[k]) ? try(length(flinkagents_cleanup_boundary.this[k].partitions) > 0, false) :
+      can(data.flinkagents_agent_config.asked[k]) ? data.flinkagents_agent_config.asked[k].cleanup_enabled : false
   ) }
 }
 
@@ -64,7 +64,7 @@ resource "flinkagents_action_state_topic" "this" {
 
   lifecycle {
     precondition {
-      condition     = var.operators[each.key].plan_json == null || !contains(keys(local.following), each.key)
+      condition     = var.operators[each.key].plan_json == null || (var.operators[each.key].checkpoint_dir == null && var.operators[each.key].savepoint_dir == null)
       error_message = "Operator ${each.key}: set plan_json or checkpoint_dir/savepoint_dir, not both: the boundary follows one of them."
     }
   }
@@ -96,13 +96,19 @@ data "flinkagents_cleanup_plan" "follow" {
   on_unreadable  = "skip"
 }
 
+# The topics are named by value and waited for with depends_on: Terraform
+# evaluates a reference to one instance of a for_each resource by building
+# the value of every instance, so a reference per boundary would cost the
+# square of the fleet on every plan and apply.
 resource "flinkagents_cleanup_boundary" "this" {
   # Keys known at plan time: data sources are read during plan.
   for_each = local.plan_json
 
-  control_topic      = flinkagents_cleanup_control_topic.this[each.key].name
-  action_state_topic = flinkagents_action_state_topic.this[each.key].name
+  control_topic      = local.operators[each.key].control_topic
+  action_state_topic = local.operators[each.key].action_state_topic
   plan_json          = each.value
+
+  depends_on = [flinkagents_action_state_topic.this, flinkagents_cleanup_control_topic.this]
 }
 
 # Without bootstrap_servers the provider's are rendered, which only this
@@ -125,7 +131,7 @@ data "flinkagents_agent_config" "this" {
 # this apply, so it is read at plan time.
 data "flinkagents_agent_config" "asked" {
   for_each = var.bootstrap_servers == null ? {} : {
-    for k in keys(local.following) : k => local.operators[k] if !contains(keys(local.plan_json), k)
+    for k in keys(local.following) : k => local.operators[k] if lookup(local.plan_json, k, null) == null
   }
 
   action_state_topic = each.value.action_state_topic
