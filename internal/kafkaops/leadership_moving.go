@@ -57,10 +57,18 @@ func leadershipMoving(err error) bool {
 
 // untilLeadersSettle sends req, and again while its answer says only that
 // a leader is moving (the request's error, or else any of partitionErrs'
-// errors of the answer), until ctx ends; then the last answer stands.
+// errors of the answer), until ctx ends; then the last answer that says why
+// stands: a repeat cut short by the deadline ends in the context's error,
+// and the operator needs the leader's (LEADER_NOT_AVAILABLE on partition 2).
 func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), partitionErrs func(R) []error) (R, error) {
+	var lastR R
+	var lastErr error
+	repeated := false
 	for {
 		r, err := req()
+		if repeated && err != nil && ctx.Err() != nil {
+			return lastR, lastErr
+		}
 		moving := leadershipMoving(err)
 		if err == nil {
 			moving = slices.ContainsFunc(partitionErrs(r), leadershipMoving)
@@ -68,6 +76,7 @@ func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), parti
 		if !moving || ctx.Err() != nil {
 			return r, err
 		}
+		lastR, lastErr, repeated = r, err, true
 		select {
 		case <-ctx.Done():
 			return r, err
