@@ -41,8 +41,11 @@ trap 'rm -rf "$work"' EXIT
 export TF_CLI_CONFIG_FILE=$work/tofurc
 : >"$TF_CLI_CONFIG_FILE"
 
+# `sed -n 1p`, not `head -n 1`: head exits after one line, tofu then dies of
+# SIGPIPE writing the rest, and under pipefail that fails the run (exit 141;
+# it failed CI once, depending on which process the scheduler ran first).
 built_version() {
-  [[ -x $tofu ]] && "$tofu" version 2>/dev/null | head -n 1
+  [[ -x $tofu ]] && "$tofu" version 2>/dev/null | sed -n 1p
 }
 
 if [[ $(built_version) != "OpenTofu v$version" ]]; then
@@ -67,7 +70,7 @@ if [[ $(built_version) != "OpenTofu v$version" ]]; then
   echo "ERROR: $tofu reports '$(built_version)', want OpenTofu v$version" >&2
   exit 1
 fi
-"$tofu" version | head -n 1
+"$tofu" version | sed -n 1p
 
 # The in-process broker, whatever the environment says: the real-Kafka
 # passes are scripts/testacc-kafka.sh's. Unqualified provider sources

@@ -195,7 +195,7 @@ if wants cluster; then
   started_cluster=0
 fi
 
-version=$(cat "$single/env.sh" "$cluster/env.sh" 2>/dev/null | sed -n 's/^export KAFKA_VERSION=//p' | head -1 || true)
+version=$(cat "$single/env.sh" "$cluster/env.sh" 2>/dev/null | sed -n 's/^export KAFKA_VERSION=//p' | sed -n 1p || true)
 echo
 echo "=== testacc-kafka summary (Apache Kafka ${version:-?} ${KAFKA_METADATA_MODE:-kraft}, $(nproc) cores)"
 printf '  %s\n' "${summary[@]}"

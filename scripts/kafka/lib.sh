@@ -182,7 +182,7 @@ kafka_pid_alive() {
   [[ -n "$pid" && "$pid" =~ ^[0-9]+$ ]] || return 1
   kill -0 "$pid" 2>/dev/null || return 1
   [[ -r "/proc/$pid/cmdline" ]] || return 0 # no procfs: trust kill -0
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$wd/" || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -F -- "$wd/" >/dev/null || return 1
 }
 
 kafka_node_pid() { [[ -f "$1/node-$2/kafka.pid" ]] && cat "$1/node-$2/kafka.pid" || true; }

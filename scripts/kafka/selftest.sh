@@ -140,7 +140,7 @@ selftest_single() {
   done
   if grep -q "BEGIN PRIVATE KEY" "$KAFKA_CLIENT_KEY_PEM" &&
     openssl verify -CAfile "$KAFKA_CA_PEM" "$KAFKA_CLIENT_CERT_PEM" >/dev/null &&
-    openssl x509 -in "$WD/certs/broker.pem" -noout -text | grep -q "IP Address:127.0.0.1"; then
+    openssl x509 -in "$WD/certs/broker.pem" -noout -text | grep "IP Address:127.0.0.1" >/dev/null; then
     ok "PEM files: unencrypted PKCS#8 key, client cert signed by CA, broker SAN has IP:127.0.0.1"
   else
     bad "PEM files"
@@ -203,7 +203,7 @@ selftest_single() {
 # ============================================================================ cluster
 isr_count() { # isr_count <bootstrap> <topic>
   topics --bootstrap-server "$1" --describe --topic "$2" 2>/dev/null |
-    sed -n 's/.*Isr: \([0-9,]*\).*/\1/p' | head -n 1 | tr ',' '\n' | grep -c . || true
+    sed -n 's/.*Isr: \([0-9,]*\).*/\1/p' | sed -n 1p | tr ',' '\n' | grep -c . || true
 }
 selftest_cluster() {
   local WD="$ROOT/cluster"
@@ -228,7 +228,7 @@ selftest_cluster() {
     bad "st-rf3 describe: $desc"
   fi
   run_ok "produce 'before' with acks=all" produce "$BS" "$P" st-rf3 before
-  leader="$(sed -n 's/.*Leader: \([0-9]*\).*/\1/p' <<<"$desc" | head -n 1)"
+  leader="$(sed -n 's/.*Leader: \([0-9]*\).*/\1/p' <<<"$desc" | sed -n 1p)"
   [[ -n "$leader" ]] || leader=1
   local t1; t1="$(kafka_now)"
   run_ok "kill-node.sh: SIGKILL partition leader node $leader" "$HERE/kill-node.sh" "$WD" "$leader"
