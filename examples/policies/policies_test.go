@@ -220,6 +220,7 @@ func TestPolicies(t *testing.T) {
 	t.Run("boundary", func(t *testing.T) { testBoundaryPolicies(t, providers) })
 	t.Run("unknown", func(t *testing.T) { testUnknownPreview(t, providers) })
 	t.Run("restorable", func(t *testing.T) { testKeepRestorable(t, providers) })
+	t.Run("fleet", func(t *testing.T) { testFleetPolicies(t, providers) })
 }
 
 // Rules (a) and (b).
@@ -465,4 +466,80 @@ resource "flinkagents_cleanup_boundary" "orders" {
 	delete(change(t, unknownPoints, addr)["after"].(map[string]any), "unrestorable_points")
 	change(t, unknownPoints, addr)["after_unknown"].(map[string]any)["unrestorable_points"] = true
 	expectDenied(t, "unknown unrestorable_points", deny(t, unknownPoints, keep(release)), "[keep-restorable] "+addr+": unrestorable_points is unknown")
+}
+
+// Rules (c), (d), (e) and (f) on the entries of flinkagents_cleanup_boundaries:
+// each entry the plan writes is reviewed under its own address, and an entry
+// the plan leaves as it was is not.
+func testFleetPolicies(t *testing.T, providers string) {
+	e := acctest.New(t)
+	w := newWorkdir(t, e, providers)
+	const parts = 3
+	type op struct{ data, control, topicID string }
+	ops := map[string]op{}
+	for _, k := range []string{"orders", "payments"} {
+		o := op{data: e.Name(k + "-action-state"), control: e.Name(k + "-cleanup-control")}
+		o.topicID = e.CreateTopic(o.data, parts, cleanup.DataTopicSettings)
+		e.CreateTopic(o.control, 1, map[string]string{"cleanup.policy": "compact"})
+		e.Produce(o.data, parts, 50)
+		ops[k] = o
+	}
+	planAt := func(k string, offset int64) cleanupplan.Plan {
+		offs := cleanupplan.Offsets{}
+		for p := range int32(parts) {
+			offs[p] = offset
+		}
+		pl, err := cleanupplan.New(fmt.Sprintf("file:/checkpoints/%s/chk-%d", k, offset), ops[k].data, ops[k].topicID, offs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl
+	}
+	config := func(orders, payments int64) string {
+		entry := func(k string, off int64) string {
+			return fmt.Sprintf("    %s = { control_topic = %q, action_state_topic = %q, plan_json = %q }\n", k, ops[k].control, ops[k].data, planAt(k, off).File())
+		}
+		return "resource \"flinkagents_cleanup_boundaries\" \"fleet\" {\n  boundaries = {\n" + entry("orders", orders) + entry("payments", payments) + "  }\n}\n"
+	}
+	addr := "flinkagents_cleanup_boundaries.fleet"
+	orders, payments := addr+`["orders"]`, addr+`["payments"]`
+	capped := map[string]any{"params": map[string]any{"max_records_to_delete": 20}}
+
+	// (d) each new entry deletes 30 records: both over a cap of 20.
+	first := w.plan(config(10, 10))
+	allowed(t, "two new entries, default cap", deny(t, first, nil))
+	expectDenied(t, "two new entries, cap 20", deny(t, first, capped),
+		"[deletion-cap] "+orders+": deletes 30 records", "[deletion-cap] "+payments+": deletes 30 records")
+	w.apply(config(10, 10))
+
+	// Only orders moves: only orders is reviewed.
+	forward := w.plan(config(20, 10))
+	allowed(t, "orders forward", deny(t, forward, nil))
+	expectDenied(t, "orders forward, cap 20", deny(t, forward, capped), "[deletion-cap] "+orders+": deletes 30 records")
+	capped["approvals"] = map[string]any{"plan_ids": []any{planAt("orders", 20).ID()}}
+	allowed(t, "orders forward, cap 20, approved", deny(t, forward, capped))
+
+	entry := func(p plan, k string) map[string]any {
+		return change(t, p, addr)["after"].(map[string]any)["boundaries"].(map[string]any)[k].(map[string]any)
+	}
+	// (c) orders backward, doctored (the provider refuses it at plan time).
+	backward := clone(t, forward)
+	entry(backward, "orders")["plan_json"] = string(planAt("orders", 5).File())
+	expectDenied(t, "orders backward", deny(t, backward, nil),
+		"[boundary-forward] "+orders+": partition 0", "[boundary-forward] "+orders+": partition 1", "[boundary-forward] "+orders+": partition 2")
+
+	// (e) an entry whose preview is unknown, and a map unknown as a whole.
+	unknownEntry := clone(t, forward)
+	delete(entry(unknownEntry, "orders"), "records_to_delete")
+	change(t, unknownEntry, addr)["after_unknown"] = map[string]any{"boundaries": map[string]any{"orders": map[string]any{"records_to_delete": true}}}
+	expectDenied(t, "unknown entry preview", deny(t, unknownEntry, nil), "[unknown] "+orders+": records_to_delete")
+	unknownMap := clone(t, forward)
+	delete(change(t, unknownMap, addr)["after"].(map[string]any), "boundaries")
+	change(t, unknownMap, addr)["after_unknown"] = map[string]any{"boundaries": true}
+	expectDenied(t, "unknown map", deny(t, unknownMap, nil),
+		"[unknown] "+addr+": plan_id", "[unknown] "+addr+": plan_json", "[unknown] "+addr+": records_to_delete")
+
+	// (f) an entry cannot be checked against points to keep: fail closed.
+	expectDenied(t, "points to keep", deny(t, forward, map[string]any{"params": map[string]any{"keep_restorable": []any{"file:/savepoints/"}}}),
+		"[keep-restorable] "+orders+": no recovery_points given")
 }

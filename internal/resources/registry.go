@@ -11,5 +11,6 @@ func All() []func() resource.Resource {
 		NewActionStateTopic,
 		NewCleanupControlTopic,
 		NewCleanupBoundary,
+		NewCleanupBoundaries,
 	}
 }

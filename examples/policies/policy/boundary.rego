@@ -1,11 +1,15 @@
-# Rules (c), (d) and (e) on flinkagents_cleanup_boundary: boundaries only move
-# forward, large deletions need an approval, and what cannot be reviewed
-# (unknown at plan time) is refused unless approved.
+# Rules (c), (d) and (e) on cleanup boundaries: boundaries only move forward,
+# large deletions need an approval, and what cannot be reviewed (unknown at
+# plan time) is refused unless approved. They apply alike to a
+# flinkagents_cleanup_boundary and to each entry of a
+# flinkagents_cleanup_boundaries (boundary_writes, below).
 package main
 
 import rego.v1
 
 boundary_type := "flinkagents_cleanup_boundary"
+
+fleet_type := "flinkagents_cleanup_boundaries"
 
 # Default cap on records one apply may delete without an approval. Override
 # with the data document params.json: {"params": {"max_records_to_delete": N}}.
@@ -13,33 +17,68 @@ default max_records_to_delete := 1000000
 
 max_records_to_delete := data.params.max_records_to_delete
 
+# Each boundary the plan writes, whichever resource holds it: address names
+# it (an entry as ADDRESS["key"]), before and after are its values (before
+# null when new), unknown what Terraform only knows at apply time.
+boundary_writes contains b if {
+	some rc in changes(boundary_type)
+	writes(rc)
+	b := {"address": rc.address, "before": rc.change.before, "after": rc.change.after, "unknown": object.get(rc.change, "after_unknown", {})}
+}
+
+# An entry of the fleet's resource that the plan changes or adds; entries
+# it leaves as they were are not writes.
+boundary_writes contains b if {
+	some rc in changes(fleet_type)
+	writes(rc)
+	some key, after in rc.change.after.boundaries
+	before := entry_before(rc, key)
+	after != before
+	b := {"address": sprintf("%s[%q]", [rc.address, key]), "before": before, "after": after, "unknown": entry_unknown(rc, key)}
+}
+
+# The whole map unknown until apply: nothing in it can be reviewed.
+boundary_writes contains b if {
+	some rc in changes(fleet_type)
+	writes(rc)
+	rc.change.after_unknown.boundaries == true
+	b := {"address": rc.address, "before": null, "after": {}, "unknown": {"records_to_delete": true, "plan_json": true, "plan_id": true}}
+}
+
+entry_before(rc, key) := v if {
+	v := rc.change.before.boundaries[key]
+} else := null
+
+entry_unknown(rc, key) := u if {
+	u := rc.change.after_unknown.boundaries[key]
+	is_object(u)
+} else := {}
+
 # (c) offsets never go down, per partition, and the partition set never
-# changes, comparing the old and new plan of the same resource (in place, or a
+# changes, comparing the old and new plan of the same boundary (in place, or a
 # replace such as a switch to another control topic, which the provider's own
 # check cannot see because it reads only the new control topic).
 deny contains msg if {
-	some rc in changes(boundary_type)
-	writes(rc)
-	before := plan_offsets(rc.change.before)
-	after := plan_offsets(rc.change.after)
+	some b in boundary_writes
+	before := plan_offsets(b.before)
+	after := plan_offsets(b.after)
 	is_object(before)
 	is_object(after)
 	some p, old in before
 	new := object.get(after, p, null)
 	new != null
 	new < old
-	msg := sprintf("[boundary-forward] %s: partition %s moves back from %d to %d; boundaries only move forward", [rc.address, p, old, new])
+	msg := sprintf("[boundary-forward] %s: partition %s moves back from %d to %d; boundaries only move forward", [b.address, p, old, new])
 }
 
 deny contains msg if {
-	some rc in changes(boundary_type)
-	writes(rc)
-	before := plan_offsets(rc.change.before)
-	after := plan_offsets(rc.change.after)
+	some b in boundary_writes
+	before := plan_offsets(b.before)
+	after := plan_offsets(b.after)
 	is_object(before)
 	is_object(after)
 	object.keys(before) != object.keys(after)
-	msg := sprintf("[boundary-forward] %s: the partition set changes from %v to %v", [rc.address, sort(object.keys(before)), sort(object.keys(after))])
+	msg := sprintf("[boundary-forward] %s: the partition set changes from %v to %v", [b.address, sort(object.keys(before)), sort(object.keys(after))])
 }
 
 # The offsets of the plan a boundary holds, by partition ("0", "1", ...):
@@ -49,24 +88,22 @@ plan_offsets(values) := json.unmarshal(trim_prefix(values.plan_json, "\ufeff")).
 
 # (d) a cap on deleted records, unless the plan ID is approved.
 deny contains msg if {
-	some rc in changes(boundary_type)
-	writes(rc)
-	n := rc.change.after.records_to_delete
+	some b in boundary_writes
+	n := b.after.records_to_delete
 	is_number(n)
 	n > max_records_to_delete
-	not approved(rc.change.after.plan_id)
+	not approved(b.after.plan_id)
 	msg := sprintf("[deletion-cap] %s: deletes %d records, above the cap of %d; add plan ID %v to approvals.json after review",
-		[rc.address, n, max_records_to_delete, rc.change.after.plan_id])
+		[b.address, n, max_records_to_delete, b.after.plan_id])
 }
 
 # (e) fail closed on what cannot be reviewed: the deletion preview, the
 # plan (and so its offsets) or the plan ID unknown until apply.
 deny contains msg if {
-	some rc in changes(boundary_type)
-	writes(rc)
+	some b in boundary_writes
 	some attr in ["records_to_delete", "plan_json", "plan_id"]
-	unknown(rc, attr)
-	not approved(object.get(rc.change.after, "plan_id", null))
+	object.get(b.unknown, attr, false) == true
+	not approved(object.get(b.after, "plan_id", null))
 	msg := sprintf("[unknown] %s: %s is unknown until apply, so the deletion cannot be reviewed; approve plan ID %v in approvals.json, or apply the topics first",
-		[rc.address, attr, object.get(rc.change.after, "plan_id", "(unknown)")])
+		[b.address, attr, object.get(b.after, "plan_id", "(unknown)")])
 }

@@ -1,0 +1,82 @@
+package resources
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+)
+
+var (
+	_ resource.Resource                = (*boundariesResource)(nil)
+	_ resource.ResourceWithConfigure   = (*boundariesResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*boundariesResource)(nil)
+	_ resource.ResourceWithImportState = (*boundariesResource)(nil)
+)
+
+// NewCleanupBoundaries is the flinkagents_cleanup_boundaries resource: the
+// boundaries of a fleet of operators in one resource, each entry applied
+// with the same commit-then-delete protocol as flinkagents_cleanup_boundary
+// (internal/cleanup/apply.go).
+//
+// Why one resource for many: Terraform core's cost per resource instance,
+// not Kafka, bounds a nightly run over a large fleet (BENCHMARKS.md, "Fleet
+// cleanup"). One instance is one graph node and one state write, however
+// many operators it advances; the provider runs their protocols side by side.
+//
+// Schema in cleanup_boundaries_schema.go, the plan-time preview in
+// cleanup_boundaries_plan.go, the lifecycle in cleanup_boundaries_crud.go,
+// import in cleanup_boundaries_import.go.
+func NewCleanupBoundaries() resource.Resource { return &boundariesResource{} }
+
+type boundariesResource struct {
+	clients *providerdata.Clients
+}
+
+type boundariesModel struct {
+	ID         types.String   `tfsdk:"id"`
+	Boundaries types.Map      `tfsdk:"boundaries"` // of boundaryEntry
+	Timeouts   timeouts.Value `tfsdk:"timeouts"`
+}
+
+// boundaryEntry is one operator's boundary: the inputs of a
+// flinkagents_cleanup_boundary and the computed values a review needs.
+type boundaryEntry struct {
+	ControlTopic     types.String  `tfsdk:"control_topic"`
+	ActionStateTopic types.String  `tfsdk:"action_state_topic"`
+	PlanJSON         planJSONValue `tfsdk:"plan_json"`
+	PlanID           types.String  `tfsdk:"plan_id"`
+	ControlTopicID   types.String  `tfsdk:"control_topic_id"`
+	Status           types.String  `tfsdk:"status"`
+	RecordsToDelete  types.Int64   `tfsdk:"records_to_delete"`
+	Partitions       types.Map     `tfsdk:"partitions"`
+}
+
+// boundariesID is the resource's ID: the set has no name of its own, and an
+// ID that changed with its entries would show as drift.
+const boundariesID = "cleanup-boundaries"
+
+// defaultFleetApplyTimeout bounds one apply of every entry together.
+const defaultFleetApplyTimeout = 30 * time.Minute
+
+// fleetConcurrency is how many entries are planned, read or applied at
+// once. Concurrent calls of one provider process share broker requests (the
+// coalescer in internal/kafkaops), so more in flight means fewer requests;
+// past a few dozen the broker's transaction coordinator is the limit.
+const fleetConcurrency = 32
+
+func (r *boundariesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cleanup_boundaries"
+}
+
+func (r *boundariesResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.clients, resp.Diagnostics = providerdata.FromProviderData(req.ProviderData)
+}
+
+func (r *boundariesResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+	// Only forgets: recorded boundaries are permanent (ModifyPlan warned).
+}

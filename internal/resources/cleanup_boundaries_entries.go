@@ -1,0 +1,78 @@
+package resources
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// The entries of flinkagents_cleanup_boundaries: converting the map, naming
+// an entry in a diagnostic, and running one function per entry side by side.
+
+// entriesOf reads a known boundaries map; a null map has no entries.
+func entriesOf(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]boundaryEntry {
+	entries := map[string]boundaryEntry{}
+	if m.IsNull() || m.IsUnknown() {
+		return entries
+	}
+	diags.Append(m.ElementsAs(ctx, &entries, false)...)
+	return entries
+}
+
+// entriesValue is the boundaries map holding entries.
+func entriesValue(ctx context.Context, entries map[string]boundaryEntry, diags *diag.Diagnostics) types.Map {
+	v, d := types.MapValueFrom(ctx, boundaryEntryType, entries)
+	diags.Append(d...)
+	return v
+}
+
+// sortedKeys gives a map's keys in order, so that diagnostics and logs come
+// out the same way on every run whatever order the work finished in.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// entryPath is the attribute path of one entry.
+func entryPath(key string) path.Path { return path.Root("boundaries").AtMapKey(key) }
+
+// forEntry names the entry in a diagnostic produced for one boundary: the
+// operator at 3 a.m. reads which of a thousand operators it is about.
+func forEntry(key string, d diag.Diagnostic) diag.Diagnostic {
+	at := entryPath(key)
+	if withPath, ok := d.(diag.DiagnosticWithPath); ok && len(withPath.Path().Steps()) > 0 && withPath.Path().Steps()[0].Equal(at.Steps()[0]) {
+		at = withPath.Path() // already names a place inside this entry
+	}
+	detail := fmt.Sprintf("Boundary %q (boundaries[%q]): %s", key, key, d.Detail())
+	if d.Severity() == diag.SeverityError {
+		return diag.NewAttributeErrorDiagnostic(at, d.Summary(), detail)
+	}
+	return diag.NewAttributeWarningDiagnostic(at, d.Summary(), detail)
+}
+
+// eachEntry runs fn(i) for i in [0, n), at most fleetConcurrency at once,
+// and returns when every call has. Callers write results into slots by i,
+// so no two calls share memory.
+func eachEntry(n int, fn func(i int)) {
+	sem := make(chan struct{}, fleetConcurrency)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			fn(i)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,86 @@
+package resources
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+// boundaryEntryType is the object type of one entry of boundaries.
+var boundaryEntryType = types.ObjectType{AttrTypes: map[string]attr.Type{
+	"control_topic":      types.StringType,
+	"action_state_topic": types.StringType,
+	"plan_json":          planJSONType{},
+	"plan_id":            types.StringType,
+	"control_topic_id":   types.StringType,
+	"status":             types.StringType,
+	"records_to_delete":  types.Int64Type,
+	"partitions":         types.MapType{ElemType: types.StringType},
+}}
+
+// The details behind these short descriptions are in
+// templates/resources/cleanup_boundaries.md.tmpl.
+func (r *boundariesResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The cleanup boundaries of a fleet of operators in one resource: each entry is applied as " +
+			"`flinkagents_cleanup_boundary` applies one (COMMITTED in its control topic, the records below deleted, APPLIED), " +
+			"and `terraform plan` shows and refuses per entry what that resource does. One resource for the fleet keeps Terraform's " +
+			"own cost of a nightly run flat in the number of operators. Removing an entry, or destroying the resource, only forgets.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "Always `" + boundariesID + "`.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"boundaries": schema.MapNestedAttribute{
+				Required: true,
+				MarkdownDescription: "The boundaries by a key of your choice (the operator's name). An entry whose plan is unchanged " +
+					"and recorded `APPLIED` is left alone; the others are applied side by side. An entry that fails keeps its previous " +
+					"state, and the others still advance.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"control_topic": schema.StringAttribute{
+						Required: true, MarkdownDescription: "The control topic (the job's `kafkaActionStateCleanupControlTopic`). One entry per control topic.",
+						Validators: []validator.String{tfconv.TopicName()},
+					},
+					"action_state_topic": schema.StringAttribute{
+						Optional: true, Computed: true,
+						MarkdownDescription: "The action-state topic the plan must clean: set, a plan for another topic is refused at plan " +
+							"time; omitted, the plan's topic.",
+						Validators: []validator.String{tfconv.TopicName()},
+					},
+					"plan_json": schema.StringAttribute{
+						Required: true, CustomType: planJSONType{},
+						MarkdownDescription: "The cleanup plan, as for `flinkagents_cleanup_boundary`: " +
+							"`data.flinkagents_cleanup_plans.<name>.plans[<key>]` or a Java-tool plan file, parsed strictly.",
+					},
+					"plan_id":          computed("The plan's ID."),
+					"control_topic_id": computed("The control topic's ID (Java form). Apply refuses, before writing, a control topic whose ID changed since the plan."),
+					"status": computed("`APPLIED`; `COMMITTED` while an interrupted apply is pending; `DELETION_PENDING` when records below " +
+						"an APPLIED boundary are readable again; `NOT_RECORDED` when the control topic no longer holds the plan."),
+					"records_to_delete": schema.Int64Attribute{
+						Computed:            true,
+						MarkdownDescription: "The records the apply deletes. Known at plan time when the topics exist; policies should treat unknown as a refusal.",
+					},
+					"partitions": schema.MapAttribute{
+						Computed: true, ElementType: types.StringType,
+						MarkdownDescription: "One line per partition, keyed in decimal: what the apply deletes, or `nothing to delete`.",
+					},
+				}},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true}),
+		},
+	}
+}
