@@ -89,12 +89,14 @@ points() { # points <prefix> <operators> <round>
     -operators "$2" -records "$RECORDS" -round "$3" || die "fleetpoints round $3 failed"
 }
 
-# State bytes: the whole state per operator, and one boundary instance.
+# State bytes: the whole state per operator, and one boundary (an entry of
+# flinkagents_cleanup_boundaries).
 state_bytes() { # state_bytes <operators> -> "per_operator per_boundary"
   (cd "$DIR/fleet" && terraform state pull) | node -e '
     let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
       const st = JSON.parse(s);
-      const b = st.resources.filter(r => r.type === "flinkagents_cleanup_boundary").flatMap(r => r.instances);
+      const b = st.resources.filter(r => r.type === "flinkagents_cleanup_boundaries").flatMap(r => r.instances)
+        .flatMap(i => Object.values(i.attributes.boundaries || {}));
       const per = b.length ? Math.round(b.reduce((a, i) => a + JSON.stringify(i).length, 0) / b.length) : 0;
       console.log(Math.round(Buffer.byteLength(s) / +process.argv[1]), per);
     });' "$1"
@@ -144,7 +146,11 @@ tool_loop() { # tool_loop <prefix> <operators> <partitions>
 
 boundaries() { # boundaries <operators>: every operator got its boundary
   local got
-  got="$(cd "$DIR/fleet" && terraform state list | grep -c '^module\.fleet\.flinkagents_cleanup_boundary\.this\[".*"\]$' || true)"
+  got="$(cd "$DIR/fleet" && terraform state pull | node -e '
+    let s = ""; process.stdin.on("data", d => s += d).on("end", () => {
+      const b = JSON.parse(s).resources.filter(r => r.type === "flinkagents_cleanup_boundaries").flatMap(r => r.instances);
+      console.log(b.reduce((n, i) => n + Object.keys(i.attributes.boundaries || {}).length, 0));
+    });' || true)"
   [[ $got == "$1" ]] || die "advance-1 left $got boundaries for $1 operators (log: $DIR/last.log)"
 }
 

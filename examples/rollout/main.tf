@@ -32,7 +32,7 @@
 # resources at this scale (see BENCHMARKS.md, "Rollout at scale").
 
 terraform {
-  required_version = ">= 1.5"
+  required_version = ">= 1.7"
   required_providers {
     flinkagents = {
       source = "actionstate/flinkagents"

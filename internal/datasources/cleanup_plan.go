@@ -135,15 +135,8 @@ func (d *cleanupPlanDataSource) Schema(ctx context.Context, _ datasource.SchemaR
 					"newest, 3 keeps the newest three restorable). With fewer than N points the oldest is followed, with a warning.",
 				Validators: []validator.Int64{int64validator.AtLeast(1), choiceNeedsDirectory{}},
 			},
-			"operator_uid": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The agent operator's uid, as set with `.uid()`; hashed as Flink does. Omit both operator fields to find the one operator holding recovery markers.",
-			},
-			"operator_uid_hash": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
-				Validators:          []validator.String{uidHashValidator},
-			},
+			"operator_uid":      operatorUIDAttribute(),
+			"operator_uid_hash": operatorUIDHashAttribute(),
 			"on_unreadable": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "What a recovery point that cannot be read or chosen does: `fail` (the default) stops with the error; " +
@@ -225,7 +218,10 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 			ok = false
 		}
 	} else {
-		derived, ok = m.follow(readCtx, store, sel, &read)
+		derived, m.RecoveryPoints, ok, read = followDirs(readCtx, store, followSpec{
+			checkpointDir: m.CheckpointDir.ValueString(), savepointDir: m.SavepointDir.ValueString(),
+			follow: followChoice(m.Select, m.NthNewest), sel: sel, noPoint: diagnostics.NoRecoveryPointToFollow,
+		})
 	}
 	if m.OnUnreadable.ValueString() == onUnreadableSkip {
 		read = skipUnreadable(read)
@@ -244,49 +240,82 @@ func (d *cleanupPlanDataSource) Read(ctx context.Context, req datasource.ReadReq
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// follow derives the plan of the recovery point checkpoint_dir and
-// savepoint_dir lead to; ok is false with no plan (diags says why: an
-// error, or a warning when there is no point yet).
-func (m *cleanupPlanModel) follow(ctx context.Context, store *checkpointstore.Router, sel checkpoint.Selector, diags *diag.Diagnostics) (recoveryplan.Result, bool) {
-	cpDir, spDir := m.CheckpointDir.ValueString(), m.SavepointDir.ValueString()
+// followSpec is one job's directories and which of their points to follow.
+type followSpec struct {
+	checkpointDir, savepointDir string
+	follow                      recoveryplan.Follow
+	sel                         checkpoint.Selector
+	// noPoint warns that the directories hold no complete point yet; its
+	// advice names the attribute that stays null, which differs between
+	// the data sources.
+	noPoint func(op string, err error) diag.Diagnostic
+}
+
+// followChoice is the Follow that select and nth_newest ask for.
+func followChoice(sel types.String, nthNewest types.Int64) recoveryplan.Follow {
 	var f recoveryplan.Follow
 	switch {
-	case !m.NthNewest.IsNull():
-		f.NthNewest = int(m.NthNewest.ValueInt64())
-	case m.Select.ValueString() == selectNewest:
+	case !nthNewest.IsNull():
+		f.NthNewest = int(nthNewest.ValueInt64())
+	case sel.ValueString() == selectNewest:
 		f.NthNewest = 1
 	}
+	return f
+}
+
+// followDirs derives the plan of the recovery point a job's directories
+// lead to; ok is false with no plan (diags says why: an error, or a warning
+// when there is no point yet). points is recovery_points: every complete
+// point found, empty while there is none, null when reading failed.
+func followDirs(ctx context.Context, store *checkpointstore.Router, spec followSpec) (derived recoveryplan.Result, points types.List, ok bool, diags diag.Diagnostics) {
+	cpDir, spDir, f := spec.checkpointDir, spec.savepointDir, spec.follow
+	points = types.ListNull(tfconv.RecoveryPointType)
 	op := "choosing a recovery point in " + strings.Join(nonEmpty(cpDir, spDir), " and ")
-	derived, chosen, err := recoveryplan.FromDirs(ctx, store, cpDir, spDir, f, sel)
+	derived, chosen, err := recoveryplan.FromDirs(ctx, store, cpDir, spDir, f, spec.sel)
 	logCheckpointReads(ctx, store, chosen.Point.Path)
 	switch {
 	case errors.Is(err, recoveryplan.ErrNoRecoveryPoints):
-		m.RecoveryPoints = tfconv.RecoveryPoints(nil)
-		diags.Append(diagnostics.NoRecoveryPointToFollow(op, err))
-		return derived, false
+		diags.Append(spec.noPoint(op, err))
+		return derived, tfconv.RecoveryPoints(nil), false, diags
 	case errors.Is(err, cleanupplan.ErrUnorderedRecoveryPoints):
 		diags.Append(diagnostics.UnorderedRecoveryPoints(op, err))
-		return derived, false
+		return derived, points, false, diags
 	case errors.Is(err, recoveryplan.ErrRetiredWhileReading):
 		diags.Append(diagnostics.RecoveryPointsRetiredWhileReading(op, err))
-		return derived, false
+		return derived, points, false, diags
 	case err != nil && chosen.Point.Path == "" && errors.Is(err, checkpoint.ErrNotFound):
 		diags.Append(diagnostics.RecoveryPointDirNotFound(op, err))
-		return derived, false
+		return derived, points, false, diags
 	case err != nil && chosen.Point.Path == "":
 		diags.Append(diagnostics.FromCheckpointError(op, err))
-		return derived, false
+		return derived, points, false, diags
 	case err != nil:
 		diags.Append(diagnostics.FromPlanningError(fmt.Sprintf("reading recovery markers from %s %q, one of the %d recovery points "+
 			"listed (%s; every point is read, so that none is made unrestorable)", chosen.Point.Kind, chosen.Point.Path, chosen.Listed, op), err))
-		return derived, false
+		return derived, points, false, diags
 	}
-	m.RecoveryPoints = tfconv.RecoveryPoints(chosen.Points)
 	if chosen.Clamped {
 		diags.Append(diagnostics.FewerRecoveryPointsThanNthNewest(f.NthNewest, chosen.Listed, chosen.Point.Path))
 	}
 	tflog.Info(ctx, "following a recovery point", map[string]any{"path": chosen.Point.Path, "position": chosen.Position, "listed": chosen.Listed})
-	return derived, true
+	return derived, tfconv.RecoveryPoints(chosen.Points), true, diags
+}
+
+// operatorUIDAttribute and operatorUIDHashAttribute name the agent
+// operator a plan is read from, in both cleanup plan data sources.
+func operatorUIDAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "The agent operator's uid, as set with `.uid()`; hashed as Flink does. Omit both operator fields to find the one operator holding recovery markers.",
+	}
+}
+
+func operatorUIDHashAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "The agent operator's ID as 32 hex digits (Flink's uid hash).",
+		Validators:          []validator.String{uidHashValidator},
+	}
 }
 
 // skipUnreadable turns each error of reading recovery points into a

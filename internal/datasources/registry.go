@@ -9,6 +9,7 @@ import "github.com/hashicorp/terraform-plugin-framework/datasource"
 func All() []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewCleanupPlan,
+		NewCleanupPlans,
 		NewCleanupBoundary,
 		NewRecoveryPoints,
 		NewAgentConfig,

@@ -61,10 +61,11 @@ func HistoryNotCompared(control string, err error) diag.Diagnostic {
 // boundaries that record different plans in one control topic.
 func TwoBoundariesOneControlTopic(control, planID, source, otherID, otherSource string) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Two Cleanup Boundaries Share A Control Topic",
-		fmt.Sprintf("While planning: this flinkagents_cleanup_boundary (plan %s, from %q) and another flinkagents_cleanup_boundary "+
-			"in this configuration (plan %s, from %q) both record into control topic %q. A control topic holds one boundary "+
-			"history; two resources would each apply their own plan and fence each other's transactions on every run.\n\n"+
-			"Keep one flinkagents_cleanup_boundary per control topic and point its plan_json at the recovery point to keep. "+
+		fmt.Sprintf("While planning: this boundary (plan %s, from %q) and another boundary in this configuration (plan %s, "+
+			"from %q; a flinkagents_cleanup_boundary or an entry of flinkagents_cleanup_boundaries) both record into control "+
+			"topic %q. A control topic holds one boundary history; two boundaries would each apply their own plan and fence each "+
+			"other's transactions on every run.\n\n"+
+			"Keep one boundary per control topic and point its plan_json at the recovery point to keep. "+
 			"Nothing was written or deleted.", planID, source, otherID, otherSource, control))
 }
 

@@ -2,13 +2,14 @@ package resources
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 )
 
 // The entries of flinkagents_cleanup_boundaries: converting the map, naming
@@ -45,18 +46,15 @@ func sortedKeys[V any](m map[string]V) []string {
 // entryPath is the attribute path of one entry.
 func entryPath(key string) path.Path { return path.Root("boundaries").AtMapKey(key) }
 
-// forEntry names the entry in a diagnostic produced for one boundary: the
-// operator at 3 a.m. reads which of a thousand operators it is about.
+// forEntry names the entry in a diagnostic produced for one boundary, as
+// flinkagents_cleanup_plans names its jobs (diagnostics.ForJob): the
+// operator at 3 a.m. reads which of a thousand boundaries it is about.
 func forEntry(key string, d diag.Diagnostic) diag.Diagnostic {
 	at := entryPath(key)
 	if withPath, ok := d.(diag.DiagnosticWithPath); ok && len(withPath.Path().Steps()) > 0 && withPath.Path().Steps()[0].Equal(at.Steps()[0]) {
 		at = withPath.Path() // already names a place inside this entry
 	}
-	detail := fmt.Sprintf("Boundary %q (boundaries[%q]): %s", key, key, d.Detail())
-	if d.Severity() == diag.SeverityError {
-		return diag.NewAttributeErrorDiagnostic(at, d.Summary(), detail)
-	}
-	return diag.NewAttributeWarningDiagnostic(at, d.Summary(), detail)
+	return diagnostics.ForBoundary(key, at, d)
 }
 
 // eachEntry runs fn(i) for i in [0, n), at most fleetConcurrency at once,

@@ -34,10 +34,9 @@ func (r *boundariesResource) Schema(ctx context.Context, _ resource.SchemaReques
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The cleanup boundaries of a fleet of operators in one resource: each entry is applied as " +
-			"`flinkagents_cleanup_boundary` applies one (COMMITTED in its control topic, the records below deleted, APPLIED), " +
-			"and `terraform plan` shows and refuses per entry what that resource does. One resource for the fleet keeps Terraform's " +
-			"own cost of a nightly run flat in the number of operators. Removing an entry, or destroying the resource, only forgets.",
+		MarkdownDescription: "A fleet's cleanup boundaries in one resource: each entry is planned and applied as " +
+			"`flinkagents_cleanup_boundary` does one, the entries side by side, so a nightly run costs Terraform one object " +
+			"however many operators it advances. Removing an entry only forgets it.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Always `" + boundariesID + "`.",

@@ -118,7 +118,7 @@ func TestAccCleanupBoundaries(t *testing.T) {
 			},
 			{
 				Config:      f.config(t, map[string]int64{"orders": 15, "payments": 30}),
-				ExpectError: regexp.MustCompile(`(?s)Cleanup Boundary Would Move Backward.*Boundary\s+"orders"`),
+				ExpectError: regexp.MustCompile(`Boundary "orders": Cleanup Boundary Would Move Backward`),
 			},
 			{
 				// The refusal above changed nothing; a control topic that
@@ -171,7 +171,7 @@ func TestAccCleanupBoundariesRefusals(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: malformed, ExpectError: regexp.MustCompile(`(?s)Malformed Cleanup Plan.*boundaries\["orders"\]\.plan_json`)},
 			{Config: otherTopic, ExpectError: regexp.MustCompile(`(?s)Plan Cleans Another Topic`)},
-			{Config: shared, ExpectError: regexp.MustCompile(`(?s)Two Cleanup Boundaries Share A Control Topic.*Boundary\s+"(orders|payments)"`)},
+			{Config: shared, ExpectError: regexp.MustCompile(`Boundary "(orders|payments)": Two Cleanup Boundaries Share A Control Topic`)},
 			{Config: good},
 			{ResourceName: fleetAddr, ImportState: true, ImportStateId: "orders", ExpectError: regexp.MustCompile(`Invalid Import ID`)},
 		},

@@ -12,7 +12,7 @@
 # with one operator.
 
 terraform {
-  required_version = ">= 1.5"
+  required_version = ">= 1.7"
   required_providers {
     flinkagents = {
       source = "actionstate/flinkagents"
@@ -36,7 +36,7 @@ locals {
   # yet, or whose point was skipped as unreadable, has none this run.
   plan_json = merge(
     { for k, o in var.operators : k => o.plan_json if o.plan_json != null },
-    { for k, d in data.flinkagents_cleanup_plan.follow : k => d.plan_json if d.plan_json != null },
+    length(data.flinkagents_cleanup_plans.follow) > 0 ? data.flinkagents_cleanup_plans.follow[0].plans : tomap({}),
   )
 
   # The runtime refuses to restore with a control topic that holds no
@@ -48,7 +48,7 @@ locals {
   cleanup_enabled = var.bootstrap_servers == null ? {
     for k, d in data.flinkagents_agent_config.this : k => d.cleanup_enabled
     } : { for k in keys(local.operators) : k => (
-      can(flinkagents_cleanup_boundary.this[k]) ? try(length(flinkagents_cleanup_boundary.this[k].partitions) > 0, false) :
+      lookup(local.plan_json, k, null) != null ? try(length(flinkagents_cleanup_boundaries.this.boundaries[k].partitions) > 0, false) :
       can(data.flinkagents_agent_config.asked[k]) ? data.flinkagents_agent_config.asked[k].cleanup_enabled : false
   ) }
 }
@@ -82,33 +82,46 @@ resource "flinkagents_cleanup_control_topic" "this" {
   deletion_protection = var.deletion_protection
 }
 
-# The plan of each followed job's oldest retained point. A fleet's nightly
-# run must not stop because one job's point is unreadable (a partial copy, a
-# checkpoint retired mid-read): that operator's plan is skipped with a
-# warning naming the point, and the others advance.
-data "flinkagents_cleanup_plan" "follow" {
-  for_each = local.following
+# The plan of each followed job's oldest retained point, every job in one
+# read. A fleet's nightly run must not stop because one job's point is
+# unreadable (a partial copy, a checkpoint retired mid-read): that job is
+# left out with a warning naming it, and the others advance.
+data "flinkagents_cleanup_plans" "follow" {
+  count = length(local.following) > 0 ? 1 : 0
 
-  checkpoint_dir = each.value.checkpoint_dir
-  savepoint_dir  = each.value.savepoint_dir
-  operator_uid   = each.value.operator_uid
-  storage        = var.checkpoint_storage
-  on_unreadable  = "skip"
+  jobs = { for k, o in local.following : k => {
+    checkpoint_dir = o.checkpoint_dir
+    savepoint_dir  = o.savepoint_dir
+    operator_uid   = o.operator_uid
+  } }
+  storage       = var.checkpoint_storage
+  on_unreadable = "skip"
 }
 
-# The topics are named by value and waited for with depends_on: Terraform
-# evaluates a reference to one instance of a for_each resource by building
-# the value of every instance, so a reference per boundary would cost the
-# square of the fleet on every plan and apply.
-resource "flinkagents_cleanup_boundary" "this" {
-  # Keys known at plan time: data sources are read during plan.
-  for_each = local.plan_json
-
-  control_topic      = local.operators[each.key].control_topic
-  action_state_topic = local.operators[each.key].action_state_topic
-  plan_json          = each.value
+# Every boundary of the fleet in one resource: Terraform core's cost per
+# object, not Kafka, bounds a nightly run over many operators, and the
+# provider applies the entries side by side (BENCHMARKS.md, "Fleet
+# cleanup"). The topics are named by value and waited for with depends_on.
+resource "flinkagents_cleanup_boundaries" "this" {
+  boundaries = { for k, plan in local.plan_json : k => {
+    control_topic      = local.operators[k].control_topic
+    action_state_topic = local.operators[k].action_state_topic
+    plan_json          = plan
+  } }
 
   depends_on = [flinkagents_action_state_topic.this, flinkagents_cleanup_control_topic.this]
+}
+
+# Boundaries were one flinkagents_cleanup_boundary per operator in earlier
+# versions of this module (removed blocks need Terraform 1.7). Their state is let go without a destroy (a boundary's destroy only
+# forgets anyway); flinkagents_cleanup_boundaries takes over their entries,
+# and its first apply finds each plan already APPLIED and changes nothing.
+removed {
+  from = flinkagents_cleanup_boundary.this
+
+  lifecycle {
+    destroy = false
+  }
 }
 
 # Without bootstrap_servers the provider's are rendered, which only this
@@ -123,7 +136,7 @@ data "flinkagents_agent_config" "this" {
   partitions         = each.value.partitions
   replication_factor = each.value.replication_factor
 
-  depends_on = [flinkagents_cleanup_boundary.this]
+  depends_on = [flinkagents_cleanup_boundaries.this]
 }
 
 # With bootstrap_servers, only a followed job with no boundary this run has

@@ -61,9 +61,9 @@ output "boundaries" {
     readable again), source_recovery_point (the point the plan came from) and partitions (keyed by
     partition number: what the apply deletes there, or "nothing to delete").
   EOT
-  value = { for k, b in flinkagents_cleanup_boundary.this : k => {
+  value = { for k, b in flinkagents_cleanup_boundaries.this.boundaries : k => {
     status                = b.status
-    source_recovery_point = b.source_recovery_point
+    source_recovery_point = jsondecode(b.plan_json).sourceRecoveryPoint
     partitions            = b.partitions
   } }
 }

@@ -8,7 +8,7 @@
 # Terraform's cost per module instance dominates at fleet size.
 
 terraform {
-  required_version = ">= 1.5"
+  required_version = ">= 1.7"
   required_providers {
     flinkagents = {
       source = "actionstate/flinkagents"
@@ -49,7 +49,13 @@ moved {
   to   = module.fleet.flinkagents_cleanup_control_topic.this["this"]
 }
 
-moved {
-  from = flinkagents_cleanup_boundary.this[0]
-  to   = module.fleet.flinkagents_cleanup_boundary.this["this"]
+# The boundary is now an entry of agent-fleet's flinkagents_cleanup_boundaries,
+# which no moved block can reach: the old resource is let go without a
+# destroy, and the entry's first apply finds its plan already APPLIED.
+removed {
+  from = flinkagents_cleanup_boundary.this
+
+  lifecycle {
+    destroy = false
+  }
 }

@@ -13,8 +13,10 @@ import (
 // TestAccAgentOperatorStateMovesIntoFleet applies the module's resources as
 // they were addressed before it called agent-fleet (testdata/before-fleet),
 // with a cleanup boundary, then plans with the module as it is: the moved
-// blocks must carry all three resources over with no change, and above all
-// no replacement of a topic or boundary.
+// blocks must carry both topics over with no change, and above all no
+// replacement of a topic; the boundary, now an entry of agent-fleet's
+// flinkagents_cleanup_boundaries, is let go without a destroy and taken
+// over with nothing to delete.
 func TestAccAgentOperatorStateMovesIntoFleet(t *testing.T) {
 	e := acctest.New(t)
 	prefix := e.Name("moved")
@@ -65,13 +67,14 @@ module "operator" {
 	for _, moved := range []string{
 		`module\.operator\["orders"\]\.flinkagents_action_state_topic\.this has moved to module\.operator\["orders"\]\.module\.fleet\.flinkagents_action_state_topic\.this\["this"\]`,
 		`module\.operator\["orders"\]\.flinkagents_cleanup_control_topic\.this has moved to module\.operator\["orders"\]\.module\.fleet\.flinkagents_cleanup_control_topic\.this\["this"\]`,
-		`module\.operator\["orders"\]\.flinkagents_cleanup_boundary\.this\[0\] has moved to module\.operator\["orders"\]\.module\.fleet\.flinkagents_cleanup_boundary\.this\["this"\]`,
+		`module\.operator\["orders"\]\.flinkagents_cleanup_boundary\.this\[0\] will no longer be managed by Terraform`,
+		`(?s)module\.operator\["orders"\]\.module\.fleet\.flinkagents_cleanup_boundaries\.this will be created.*records_to_delete\s+= 0`,
 	} {
 		if !regexp.MustCompile(moved).Match(out) {
 			t.Errorf("plan does not say %s:\n%s", moved, out)
 		}
 	}
-	if !regexp.MustCompile(`Plan: 0 to add, 0 to change, 0 to destroy|No changes`).Match(out) {
+	if !regexp.MustCompile(`Plan: 1 to add, 0 to change, 0 to destroy`).Match(out) {
 		t.Fatalf("moving into agent-fleet plans a change:\n%s", out)
 	}
 	w.Terraform("apply", "-auto-approve")
