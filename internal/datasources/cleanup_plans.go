@@ -29,7 +29,9 @@ import (
 // jobsReadAtOnce bounds how many jobs are read concurrently. Reading a job
 // is storage round trips (which overlap well) and parsing _metadata (CPU,
 // which does not on a small runner); each job's read already runs its own
-// ranged reads in parallel (checkpointstore's Concurrency).
+// ranged reads in parallel (checkpointstore's Concurrency). 16 read 1,000
+// jobs on S3 no faster than 8 on two cores (8-11 s against 7-11 s inside a
+// plan): the CPU is the limit.
 const jobsReadAtOnce = 8
 
 var (

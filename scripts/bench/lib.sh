@@ -101,6 +101,9 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
   ) || { tail -30 "$DIR/last.log" >&2; die "terraform $1 failed in $workdir (log: $DIR/last.log)"; }
   total="$(tail -1 "$DIR/cpu-terraform.log")"
   t1="$(date +%s.%N)"
+  # Every command's output, for where the time went ("Read complete after",
+  # "Modifications complete after" per resource).
+  { printf '==== %s\n' "$prefix"; cat "$DIR/last.log"; } >>"$DIR/commands.log"
   b1="$(broker_cpu)"
   request_counts >"$DIR/requests-after"
   awk -v prefix="$prefix" -v t0="$t0" -v t1="$t1" -v broker="$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" \
