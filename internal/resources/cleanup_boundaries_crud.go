@@ -38,6 +38,9 @@ func (r *boundariesResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	entries := entriesOf(ctx, state.Boundaries, &resp.Diagnostics)
+	if len(entries) == 0 || resp.Diagnostics.HasError() {
+		return // nothing to read: a fleet before its first plan needs no connection
+	}
 	kafka, diags := r.clients.KafkaClient(ctx, "reading cleanup boundaries")
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return

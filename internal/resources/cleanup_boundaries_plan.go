@@ -35,8 +35,8 @@ func (r *boundariesResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
-	if resp.Diagnostics.HasError() || plan.Boundaries.IsUnknown() {
-		return
+	if resp.Diagnostics.HasError() || !wholeEntries(plan.Boundaries) || !wholeEntries(config.Boundaries) {
+		return // an entry unknown as a whole: its values stay unknown until apply
 	}
 	plan.ID = types.StringValue(boundariesID)
 	planned := entriesOf(ctx, plan.Boundaries, &resp.Diagnostics)
@@ -196,4 +196,18 @@ func forgottenKeys(prior, planned map[string]boundaryEntry) []string {
 		}
 	}
 	return gone
+}
+
+// wholeEntries: the map and each of its entries are known objects (their
+// attributes may still be unknown).
+func wholeEntries(m types.Map) bool {
+	if m.IsUnknown() {
+		return false
+	}
+	for _, e := range m.Elements() {
+		if e.IsUnknown() {
+			return false
+		}
+	}
+	return true
 }

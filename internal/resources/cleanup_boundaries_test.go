@@ -81,7 +81,8 @@ func entryAttr(key, attr string) tfjsonpath.Path {
 	return tfjsonpath.New("boundaries").AtMapKey(key).AtMapKey(attr)
 }
 
-// TestAccCleanupBoundaries: a fleet advances in one resource. Each entry
+// TestAccCleanupBoundaries: a fleet advances in one resource, created
+// empty before its first plan. Each entry
 // is applied with the protocol, an unchanged entry is left alone (and
 // plans no change), a backward move of one entry is refused at plan time
 // naming it, an entry that fails at apply keeps its previous state while
@@ -92,6 +93,14 @@ func TestAccCleanupBoundaries(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
+			{
+				// A fleet before its first plan: nothing to read or apply.
+				Config: f.config(t, map[string]int64{}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fleetAddr, tfjsonpath.New("boundaries"), knownvalue.MapSizeExact(0)),
+				},
+				Check: resource.ComposeTestCheckFunc(f.starts("orders", 0), f.starts("payments", 0)),
+			},
 			{
 				Config: f.config(t, map[string]int64{"orders": 10, "payments": 10}),
 				ConfigStateChecks: []statecheck.StateCheck{
