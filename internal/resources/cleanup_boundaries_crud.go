@@ -2,7 +2,6 @@ package resources
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -10,9 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -147,23 +144,9 @@ func (r *boundariesResource) applyEntry(ctx context.Context, kafka *kafkaops.Cli
 		diags.Append(diagnostics.MalformedPlan(path.Root("plan_json"), err))
 		return
 	}
-	control := e.ControlTopic.ValueString()
-	op := fmt.Sprintf("applying cleanup plan %s to topic %q through control topic %q", p.ID(), p.Topic, control)
-	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
-		Plan:           p,
-		ControlTopic:   control,
-		ControlTopicID: e.ControlTopicID.ValueString(), // "" when unknown at plan time: learned below
-		ExpectedTopic:  e.ActionStateTopic.ValueString(),
-		Progress: func(step string, fields map[string]any) {
-			tflog.Info(ctx, "cleanup: "+step, fields)
-		},
-	})
-	if err != nil {
-		diags.Append(r.clients.CleanupDiag(op, err))
+	res, ok := applyBoundary(ctx, r.clients, kafka, p, e.ControlTopic.ValueString(), e.ControlTopicID.ValueString(), e.ActionStateTopic.ValueString(), diags)
+	if !ok {
 		return
-	}
-	if res.Redeleted {
-		tflog.Warn(ctx, "cleanup: records below the APPLIED boundary were readable again and were deleted again", map[string]any{"plan_id": p.ID()})
 	}
 	e.PlanID = types.StringValue(p.ID())
 	e.ControlTopicID = types.StringValue(res.ControlTopicID)
@@ -181,41 +164,16 @@ func (r *boundariesResource) applyEntry(ctx context.Context, kafka *kafkaops.Cli
 // does; false when its control topic is gone (the entry leaves state, so
 // the next plan records it again).
 func (r *boundariesResource) readEntry(ctx context.Context, kafka *kafkaops.Client, e *boundaryEntry, diags *diag.Diagnostics) bool {
-	control := e.ControlTopic.ValueString()
-	ins, err := cleanup.Inspect(ctx, kafka, control)
-	if errors.Is(err, kafkaops.ErrTopicNotFound) {
-		diags.Append(diagnostics.ControlTopicMissing(control))
+	rd, ok := refreshBoundary(ctx, r.clients, kafka, e.ControlTopic.ValueString(), e.PlanID.ValueString(), e.ControlTopicID, e.ActionStateTopic.ValueString(), diags)
+	switch {
+	case !ok:
+		return true // an error, in diags: the entry stays as it was
+	case rd.gone:
 		return false
 	}
-	if err != nil {
-		diags.Append(r.clients.CleanupDiag(fmt.Sprintf("reading cleanup boundaries from control topic %q", control), err))
-		return true
-	}
-	log := ins.Log
-	if recorded := e.ControlTopicID; !recorded.IsNull() && !recorded.IsUnknown() && recorded.ValueString() != ins.ControlTopicID {
-		diags.Append(diagnostics.ControlTopicRecreated(control, recorded.ValueString(), ins.ControlTopicID))
-	}
-	e.ControlTopicID = types.StringValue(ins.ControlTopicID)
-	e.Status = types.StringValue(statusNotRecorded)
-	recorded, isRecorded := log.Lookup(e.PlanID.ValueString())
-	if isRecorded {
-		e.Status = types.StringValue(string(recorded.Status))
-	}
-	if ins.Uncompared != nil {
-		diags.Append(diagnostics.HistoryNotCompared(control, ins.Uncompared))
-	}
-	if ins.Uncompared == nil && len(ins.Remaining) > 0 && recorded.Status == cleanupplan.StatusApplied {
-		// As for the single resource: the deletion shows as pending, so the
-		// plan proposes it and apply performs it again.
-		e.Status = types.StringValue(statusDeletionPending)
-		diags.Append(diagnostics.RecordsBelowAppliedBoundary(control, e.ActionStateTopic.ValueString(), ins.Remaining))
-	}
-	if isRecorded && ins.Uncompared == nil {
-		e.RecordsToDelete = types.Int64Value(sumRanges(ins.Remaining))
-		e.Partitions = tfconv.PartitionSummaries(recorded.Plan.Offsets, log.Boundary(), ins.Remaining, ins.GonePast)
-	}
-	if len(ins.GonePast) > 0 {
-		diags.Append(diagnostics.RecordsGonePastBoundary(e.ActionStateTopic.ValueString(), ins.GonePast))
+	e.ControlTopicID, e.Status = rd.controlTopicID, rd.status
+	if rd.compared {
+		e.RecordsToDelete, e.Partitions = rd.recordsToDelete, rd.partitions
 	}
 	return true
 }

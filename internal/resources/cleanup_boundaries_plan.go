@@ -8,9 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -167,14 +165,8 @@ func (r *boundariesResource) previewClient(ctx context.Context, diags *diag.Diag
 // previewEntry fills records_to_delete and partitions from the live
 // topics; topics not created yet leave them unknown.
 func (r *boundariesResource) previewEntry(ctx context.Context, kafka *kafkaops.Client, e *boundaryEntry, p cleanupplan.Plan, diags *diag.Diagnostics) {
-	control := e.ControlTopic.ValueString()
-	pv, err := cleanup.PreviewApply(ctx, kafka, p, control)
-	if errors.Is(err, kafkaops.ErrTopicNotFound) {
-		tflog.Info(ctx, "cleanup boundary preview unknown: a topic does not exist yet", map[string]any{"control_topic": control, "error": err.Error()})
-		return
-	}
-	if err != nil {
-		diags.Append(r.clients.CleanupDiag(fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), control), err))
+	pv, ok := previewBoundary(ctx, r.clients, kafka, p, e.ControlTopic.ValueString(), diags)
+	if !ok {
 		return
 	}
 	if e.ControlTopicID.IsUnknown() {
@@ -182,9 +174,6 @@ func (r *boundariesResource) previewEntry(ctx context.Context, kafka *kafkaops.C
 	}
 	e.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	e.Partitions = tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast)
-	if len(pv.GonePast) > 0 {
-		diags.Append(diagnostics.RecordsGonePastBoundary(p.Topic, pv.GonePast))
-	}
 }
 
 // forgottenKeys lists the entries of prior that planned no longer has.

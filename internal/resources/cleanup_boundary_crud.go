@@ -16,6 +16,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
@@ -41,52 +42,80 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	control := state.ControlTopic.ValueString()
-	op := fmt.Sprintf("reading cleanup boundaries from control topic %q", control)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("reading cleanup boundaries from control topic %q", control))
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ins, err := cleanup.Inspect(ctx, kafka, control)
-	if errors.Is(err, kafkaops.ErrTopicNotFound) {
-		resp.Diagnostics.Append(diagnostics.ControlTopicMissing(control))
+	rd, ok := refreshBoundary(ctx, r.clients, kafka, control, state.PlanID.ValueString(), state.ControlTopicID, state.Topic.ValueString(), &resp.Diagnostics)
+	switch {
+	case !ok:
+		return
+	case rd.gone:
 		resp.State.RemoveResource(ctx)
 		return
 	}
+	state.ID = types.StringValue(control)
+	state.ControlTopicID, state.Status = rd.controlTopicID, rd.status // a state from before control_topic_id learns it here
+	if rd.compared {
+		state.RecordsToDelete, state.Partitions = rd.recordsToDelete, rd.partitions
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// boundaryRefresh is what a refresh learns of one recorded boundary.
+type boundaryRefresh struct {
+	gone            bool // the control topic no longer exists (warned)
+	controlTopicID  types.String
+	status          types.String
+	compared        bool // recordsToDelete and partitions were read
+	recordsToDelete types.Int64
+	partitions      types.Map
+}
+
+// refreshBoundary reads back the boundary of plan planID from its control
+// topic and the topic's start offsets, for flinkagents_cleanup_boundary and
+// each entry of flinkagents_cleanup_boundaries: its status, and what an
+// apply would delete now, so that a boundary advanced elsewhere or records
+// readable again show. ok is false on an error (in diags).
+func refreshBoundary(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, control, planID string,
+	recordedID types.String, topic string, diags *diag.Diagnostics) (boundaryRefresh, bool) {
+	ins, err := cleanup.Inspect(ctx, kafka, control)
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		diags.Append(diagnostics.ControlTopicMissing(control))
+		return boundaryRefresh{gone: true}, true
+	}
 	if err != nil {
-		resp.Diagnostics.Append(r.clients.CleanupDiag(op, err))
-		return
+		diags.Append(clients.CleanupDiag(fmt.Sprintf("reading cleanup boundaries from control topic %q", control), err))
+		return boundaryRefresh{}, false
 	}
 	log := ins.Log
-	if recorded := state.ControlTopicID; !recorded.IsNull() && !recorded.IsUnknown() && recorded.ValueString() != ins.ControlTopicID {
-		resp.Diagnostics.Append(diagnostics.ControlTopicRecreated(control, recorded.ValueString(), ins.ControlTopicID))
+	if !recordedID.IsNull() && !recordedID.IsUnknown() && recordedID.ValueString() != ins.ControlTopicID {
+		diags.Append(diagnostics.ControlTopicRecreated(control, recordedID.ValueString(), ins.ControlTopicID))
 	}
-	state.ControlTopicID = types.StringValue(ins.ControlTopicID) // a state from before the attribute learns it here
-	state.ID = types.StringValue(control)
-	state.Status = types.StringValue(statusNotRecorded)
-	recorded, isRecorded := log.Lookup(state.PlanID.ValueString())
+	rd := boundaryRefresh{controlTopicID: types.StringValue(ins.ControlTopicID), status: types.StringValue(statusNotRecorded)}
+	recorded, isRecorded := log.Lookup(planID)
 	if isRecorded {
-		state.Status = types.StringValue(string(recorded.Status))
+		rd.status = types.StringValue(string(recorded.Status))
 	}
 	if ins.Uncompared != nil {
-		resp.Diagnostics.Append(diagnostics.HistoryNotCompared(control, ins.Uncompared))
+		diags.Append(diagnostics.HistoryNotCompared(control, ins.Uncompared))
 	}
 	if ins.Uncompared == nil && len(ins.Remaining) > 0 && recorded.Status == cleanupplan.StatusApplied {
 		// The recorded APPLIED no longer holds: show the deletion as
 		// pending, so the plan proposes it and apply performs it again.
-		state.Status = types.StringValue(statusDeletionPending)
-		resp.Diagnostics.Append(diagnostics.RecordsBelowAppliedBoundary(control, state.Topic.ValueString(), ins.Remaining))
+		rd.status = types.StringValue(statusDeletionPending)
+		diags.Append(diagnostics.RecordsBelowAppliedBoundary(control, topic, ins.Remaining))
 	}
 	if isRecorded && ins.Uncompared == nil {
-		// partitions and records_to_delete say what an apply would do now,
-		// so a boundary advanced elsewhere or records readable again show.
-		state.RecordsToDelete = types.Int64Value(sumRanges(ins.Remaining))
-		state.Partitions = tfconv.PartitionSummaries(recorded.Plan.Offsets, log.Boundary(), ins.Remaining, ins.GonePast)
+		rd.compared = true
+		rd.recordsToDelete = types.Int64Value(sumRanges(ins.Remaining))
+		rd.partitions = tfconv.PartitionSummaries(recorded.Plan.Offsets, log.Boundary(), ins.Remaining, ins.GonePast)
 	}
 	if len(ins.GonePast) > 0 {
-		resp.Diagnostics.Append(diagnostics.RecordsGonePastBoundary(state.Topic.ValueString(), ins.GonePast))
+		diags.Append(diagnostics.RecordsGonePastBoundary(topic, ins.GonePast))
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return rd, true
 }
 
 func (r *boundaryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -119,24 +148,9 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
-		Plan:           p,
-		ControlTopic:   control,
-		ControlTopicID: plan.ControlTopicID.ValueString(), // "" when unknown at plan time: learned below
-		ExpectedTopic:  plan.ActionStateTopic.ValueString(),
-		Progress: func(step string, fields map[string]any) {
-			tflog.Info(ctx, "cleanup: "+step, fields)
-		},
-	})
-	if err != nil {
-		diags.Append(r.clients.CleanupDiag(op, err))
+	res, ok := applyBoundary(ctx, r.clients, kafka, p, control, plan.ControlTopicID.ValueString(), plan.ActionStateTopic.ValueString(), diags)
+	if !ok {
 		return
-	}
-	if res.Redeleted {
-		tflog.Warn(ctx, "cleanup: records below the APPLIED boundary were readable again and were deleted again", map[string]any{"plan_id": p.ID()})
-	}
-	for _, rg := range res.Deleted {
-		tflog.Info(ctx, "cleanup: deleted records", map[string]any{"topic": p.Topic, "partition": rg.Partition, "from": rg.From, "to": rg.To})
 	}
 	setPlanFields(plan, p)
 	plan.ID = types.StringValue(control)
@@ -152,6 +166,35 @@ func (r *boundaryResource) apply(ctx context.Context, timeout time.Duration, pla
 	if plan.Partitions.IsUnknown() {
 		plan.Partitions = tfconv.PartitionSummaries(p.Offsets, res.Target, res.Deleted, nil)
 	}
+}
+
+// applyBoundary runs the commit-then-delete protocol for plan p through
+// control, for flinkagents_cleanup_boundary and each entry of
+// flinkagents_cleanup_boundaries; controlID is "" when unknown at plan time
+// (Apply learns it), expectedTopic "" when not bound. ok is false on an
+// error (in diags).
+func applyBoundary(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, p cleanupplan.Plan,
+	control, controlID, expectedTopic string, diags *diag.Diagnostics) (cleanup.Result, bool) {
+	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
+		Plan:           p,
+		ControlTopic:   control,
+		ControlTopicID: controlID,
+		ExpectedTopic:  expectedTopic,
+		Progress: func(step string, fields map[string]any) {
+			tflog.Info(ctx, "cleanup: "+step, fields)
+		},
+	})
+	if err != nil {
+		diags.Append(clients.CleanupDiag(fmt.Sprintf("applying cleanup plan %s to topic %q through control topic %q", p.ID(), p.Topic, control), err))
+		return res, false
+	}
+	if res.Redeleted {
+		tflog.Warn(ctx, "cleanup: records below the APPLIED boundary were readable again and were deleted again", map[string]any{"plan_id": p.ID()})
+	}
+	for _, rg := range res.Deleted {
+		tflog.Info(ctx, "cleanup: deleted records", map[string]any{"topic": p.Topic, "partition": rg.Partition, "from": rg.From, "to": rg.To})
+	}
+	return res, true
 }
 
 func setPlanFields(m *boundaryModel, p cleanupplan.Plan) {

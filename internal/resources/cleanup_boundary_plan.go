@@ -100,13 +100,8 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 		diags.Append(r.clients.KafkaDiag(op, err))
 		return
 	}
-	pv, err := cleanup.PreviewApply(ctx, kafka, p, plan.ControlTopic.ValueString())
-	if errors.Is(err, kafkaops.ErrTopicNotFound) {
-		tflog.Info(ctx, "cleanup boundary preview unknown: a topic does not exist yet", map[string]any{"error": err.Error()})
-		return
-	}
-	if err != nil {
-		diags.Append(r.clients.CleanupDiag(op, err))
+	pv, ok := previewBoundary(ctx, r.clients, kafka, p, plan.ControlTopic.ValueString(), diags)
+	if !ok {
 		return
 	}
 	if plan.ControlTopicID.IsUnknown() {
@@ -114,7 +109,26 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.Partitions = tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast)
+}
+
+// previewBoundary is what applying plan p through control would delete
+// now, and the refusals of that apply made at plan time, for
+// flinkagents_cleanup_boundary and each entry of
+// flinkagents_cleanup_boundaries. ok is false on an error (in diags), and
+// when a topic does not exist yet (created in the same apply): the preview
+// stays unknown.
+func previewBoundary(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, p cleanupplan.Plan, control string, diags *diag.Diagnostics) (cleanup.Preview, bool) {
+	pv, err := cleanup.PreviewApply(ctx, kafka, p, control)
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		tflog.Info(ctx, "cleanup boundary preview unknown: a topic does not exist yet", map[string]any{"control_topic": control, "error": err.Error()})
+		return pv, false
+	}
+	if err != nil {
+		diags.Append(clients.CleanupDiag(fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), control), err))
+		return pv, false
+	}
 	if len(pv.GonePast) > 0 {
 		diags.Append(diagnostics.RecordsGonePastBoundary(p.Topic, pv.GonePast))
 	}
+	return pv, true
 }
