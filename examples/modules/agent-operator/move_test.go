@@ -67,7 +67,8 @@ module "operator" {
 	for _, moved := range []string{
 		`module\.operator\["orders"\]\.flinkagents_action_state_topic\.this has moved to module\.operator\["orders"\]\.module\.fleet\.flinkagents_action_state_topic\.this\["this"\]`,
 		`module\.operator\["orders"\]\.flinkagents_cleanup_control_topic\.this has moved to module\.operator\["orders"\]\.module\.fleet\.flinkagents_cleanup_control_topic\.this\["this"\]`,
-		`module\.operator\["orders"\]\.flinkagents_cleanup_boundary\.this\[0\] will no longer be managed by Terraform`,
+		// Terraform's wording, then OpenTofu's.
+		`module\.operator\["orders"\]\.flinkagents_cleanup_boundary\.this\[0\] (will no longer be managed by Terraform|will be removed from the OpenTofu state but will not be destroyed)`,
 		`(?s)module\.operator\["orders"\]\.module\.fleet\.flinkagents_cleanup_boundaries\.this will be created.*records_to_delete\s+= 0`,
 	} {
 		if !regexp.MustCompile(moved).Match(out) {
