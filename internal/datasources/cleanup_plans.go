@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/datasource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -22,6 +21,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpointstore"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/fanout"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/recoveryplan"
 )
@@ -185,16 +185,9 @@ type jobPlan struct {
 func (m *cleanupPlansModel) followJobs(ctx context.Context, store *checkpointstore.Router) []jobPlan {
 	keys := slices.Sorted(maps.Keys(m.Jobs))
 	out := make([]jobPlan, len(keys))
-	slots := make(chan struct{}, jobsReadAtOnce)
-	var wg sync.WaitGroup
-	for i, key := range keys {
-		wg.Go(func() {
-			slots <- struct{}{}
-			defer func() { <-slots }()
-			out[i] = m.followJob(tflog.SetField(ctx, "job", key), store, key)
-		})
-	}
-	wg.Wait()
+	fanout.Each(len(keys), jobsReadAtOnce, func(i int) {
+		out[i] = m.followJob(tflog.SetField(ctx, "job", keys[i]), store, keys[i])
+	})
 	return out
 }
 

@@ -3,6 +3,8 @@ package resources
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -42,7 +44,7 @@ func (r *boundariesResource) Read(ctx context.Context, req resource.ReadRequest,
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	keys := sortedKeys(entries)
+	keys := slices.Sorted(maps.Keys(entries))
 	read := make([]boundaryEntry, len(keys))
 	keep := make([]bool, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
@@ -97,9 +99,8 @@ func (r *boundariesResource) applyAll(ctx context.Context, timeout time.Duration
 		return
 	}
 	var keys []string
-	for _, key := range sortedKeys(entries) {
-		if before, had := prior[key]; had && before.PlanID.Equal(entries[key].PlanID) && before.ControlTopic.Equal(entries[key].ControlTopic) &&
-			before.Status.ValueString() == string(cleanupplan.StatusApplied) {
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
+		if before, had := prior[key]; had && unchangedEntry(before, entries[key]) {
 			continue // ModifyPlan kept it as read: nothing to do
 		}
 		keys = append(keys, key)

@@ -2,14 +2,13 @@ package resources
 
 import (
 	"context"
-	"slices"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/fanout"
 )
 
 // The entries of flinkagents_cleanup_boundaries: converting the map, naming
@@ -32,17 +31,6 @@ func entriesValue(ctx context.Context, entries map[string]boundaryEntry, diags *
 	return v
 }
 
-// sortedKeys gives a map's keys in order, so that diagnostics and logs come
-// out the same way on every run whatever order the work finished in.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // entryPath is the attribute path of one entry.
 func entryPath(key string) path.Path { return path.Root("boundaries").AtMapKey(key) }
 
@@ -57,20 +45,5 @@ func forEntry(key string, d diag.Diagnostic) diag.Diagnostic {
 	return diagnostics.ForBoundary(key, at, d)
 }
 
-// eachEntry runs fn(i) for i in [0, n), at most fleetConcurrency at once,
-// and returns when every call has. Callers write results into slots by i,
-// so no two calls share memory.
-func eachEntry(n int, fn func(i int)) {
-	sem := make(chan struct{}, fleetConcurrency)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			fn(i)
-		}()
-	}
-	wg.Wait()
-}
+// eachEntry runs fn(i) for i in [0, n), fleetConcurrency at a time.
+func eachEntry(n int, fn func(i int)) { fanout.Each(n, fleetConcurrency, fn) }

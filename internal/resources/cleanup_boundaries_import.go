@@ -3,6 +3,8 @@ package resources
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,7 +30,7 @@ func (r *boundariesResource) ImportState(ctx context.Context, req resource.Impor
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	keys := sortedKeys(pairs)
+	keys := slices.Sorted(maps.Keys(pairs))
 	found := make([]boundaryEntry, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
 	eachEntry(len(keys), func(i int) {

@@ -2,8 +2,9 @@ package resources
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -12,7 +13,6 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
@@ -55,14 +55,14 @@ func (r *boundariesResource) ModifyPlan(ctx context.Context, req resource.Modify
 		plan cleanupplan.Plan
 	}
 	var previews []toPreview
-	for _, key := range sortedKeys(planned) {
+	for _, key := range slices.Sorted(maps.Keys(planned)) {
 		e := planned[key]
 		p, ok := r.planEntry(key, &e, configured[key], &resp.Diagnostics)
 		if !ok {
 			planned[key] = e
 			continue
 		}
-		if before, had := prior[key]; had && unchangedEntry(before, e, p) {
+		if before, had := prior[key]; had && unchangedEntry(before, e) {
 			e.ControlTopicID, e.RecordsToDelete, e.Partitions = before.ControlTopicID, before.RecordsToDelete, before.Partitions
 			planned[key] = e
 			continue
@@ -82,7 +82,7 @@ func (r *boundariesResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 
-	if kafka := r.previewClient(ctx, &resp.Diagnostics); kafka != nil && len(previews) > 0 {
+	if kafka := previewClient(ctx, r.clients, "planning cleanup boundaries", &resp.Diagnostics); kafka != nil && len(previews) > 0 {
 		found := make([]boundaryEntry, len(previews))
 		said := make([]diag.Diagnostics, len(previews))
 		eachEntry(len(previews), func(i int) {
@@ -137,29 +137,12 @@ func (r *boundariesResource) planEntry(key string, e *boundaryEntry, configured 
 	return p, true
 }
 
-// unchangedEntry: the same plan, recorded APPLIED in the same control
-// topic, has nothing left to do.
-func unchangedEntry(before, now boundaryEntry, p cleanupplan.Plan) bool {
-	return before.PlanID.ValueString() == p.ID() && before.ControlTopic.Equal(now.ControlTopic) &&
+// unchangedEntry: the same plan (now's plan_id set from its plan_json),
+// recorded APPLIED in the same control topic, has nothing left to do. Plan
+// keeps such an entry as read, and apply leaves it alone.
+func unchangedEntry(before, now boundaryEntry) bool {
+	return before.PlanID.Equal(now.PlanID) && before.ControlTopic.Equal(now.ControlTopic) &&
 		before.Status.ValueString() == string(cleanupplan.StatusApplied)
-}
-
-// previewClient is the Kafka client for previews, or nil when the
-// provider's connection is not known yet (the previews stay unknown).
-func (r *boundariesResource) previewClient(ctx context.Context, diags *diag.Diagnostics) *kafkaops.Client {
-	if r.clients == nil {
-		return nil
-	}
-	kafka, err := r.clients.Kafka(ctx)
-	var unavailable *providerdata.UnavailableError
-	if errors.As(err, &unavailable) {
-		return nil
-	}
-	if err != nil {
-		diags.Append(r.clients.KafkaDiag("planning cleanup boundaries", err))
-		return nil
-	}
-	return kafka
 }
 
 // previewEntry fills records_to_delete and partitions from the live
@@ -179,7 +162,7 @@ func (r *boundariesResource) previewEntry(ctx context.Context, kafka *kafkaops.C
 // forgottenKeys lists the entries of prior that planned no longer has.
 func forgottenKeys(prior, planned map[string]boundaryEntry) []string {
 	var gone []string
-	for _, k := range sortedKeys(prior) {
+	for _, k := range slices.Sorted(maps.Keys(prior)) {
 		if _, ok := planned[k]; !ok {
 			gone = append(gone, fmt.Sprintf("%q", k))
 		}

@@ -90,14 +90,8 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // refuses at plan time what Apply would refuse. Topics that do not exist
 // yet (created in the same apply) leave the preview unknown.
 func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p cleanupplan.Plan, diags *diag.Diagnostics) {
-	op := fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString())
-	kafka, err := r.clients.Kafka(ctx)
-	var unavailable *providerdata.UnavailableError
-	if errors.As(err, &unavailable) {
-		return // values unknown until apply: the preview stays unknown
-	}
-	if err != nil {
-		diags.Append(r.clients.KafkaDiag(op, err))
+	kafka := previewClient(ctx, r.clients, fmt.Sprintf("planning cleanup boundary %s in control topic %q", p.ID(), plan.ControlTopic.ValueString()), diags)
+	if kafka == nil {
 		return
 	}
 	pv, ok := previewBoundary(ctx, r.clients, kafka, p, plan.ControlTopic.ValueString(), diags)
@@ -109,6 +103,25 @@ func (r *boundaryResource) preview(ctx context.Context, plan *boundaryModel, p c
 	}
 	plan.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	plan.Partitions = tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast)
+}
+
+// previewClient is the Kafka client for plan-time previews, or nil: when
+// the provider's connection is not known yet (the previews stay unknown
+// until apply), or on an error, in diags, that op names.
+func previewClient(ctx context.Context, clients *providerdata.Clients, op string, diags *diag.Diagnostics) *kafkaops.Client {
+	if clients == nil {
+		return nil
+	}
+	kafka, err := clients.Kafka(ctx)
+	var unavailable *providerdata.UnavailableError
+	if errors.As(err, &unavailable) {
+		return nil
+	}
+	if err != nil {
+		diags.Append(clients.KafkaDiag(op, err))
+		return nil
+	}
+	return kafka
 }
 
 // previewBoundary is what applying plan p through control would delete
