@@ -42,6 +42,11 @@ type Result struct {
 	Deleted []Range
 	// ControlTopicID is the ID of the control topic the plan is recorded in.
 	ControlTopicID string
+	// Committed: the plan is recorded in the control topic (found there, or
+	// appended by this call), so the runtime enforces it on restore. Set on
+	// failure too; false when a failure left it unknown whether an append
+	// landed (nothing was deleted then).
+	Committed bool
 }
 
 // Apply runs the commit-then-delete protocol of the spec, steps 1 to 8, and
@@ -51,6 +56,7 @@ type Result struct {
 func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
 	a := applier{k: k, req: req, plan: req.Plan, id: req.Plan.ID()}
 	res, err := a.run(ctx)
+	res.Committed = a.committed
 	outcome := nothingChanged
 	switch {
 	case a.committed:

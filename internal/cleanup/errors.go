@@ -12,6 +12,11 @@ var (
 	// ErrTopicIDChanged: the data topic's ID is not the plan's: it was
 	// deleted and recreated, and the plan's offsets mean nothing for it.
 	ErrTopicIDChanged = errors.New("action-state topic ID changed")
+	// ErrActionStateTopicGone: the plan's topic no longer exists. A plan's
+	// topic ID comes from a checkpoint, so the topic existed once: it was
+	// deleted, not "not created yet". Unlike kafkaops.ErrTopicNotFound it is
+	// never read as a topic the same apply will create.
+	ErrActionStateTopicGone = errors.New("action-state topic no longer exists")
 	// ErrPartitionSetChanged: the data topic's partitions are not the plan's.
 	ErrPartitionSetChanged = errors.New("action-state topic partition set changed")
 	// ErrDataTopicSettings: cleanup.policy / retention.ms / retention.bytes

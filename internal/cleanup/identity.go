@@ -25,8 +25,8 @@ func checkIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) (kafkaop
 	t, err := k.DescribeTopic(ctx, plan.Topic)
 	if err != nil {
 		if errors.Is(err, kafkaops.ErrTopicNotFound) {
-			return t, fmt.Errorf("%w: action-state topic %q no longer exists (plan %s expects topic ID %s); nothing was deleted: %w",
-				ErrTopicIDChanged, plan.Topic, plan.ID(), plan.TopicID, err)
+			return t, fmt.Errorf("%w: action-state topic %q does not exist (plan %s expects topic ID %s); nothing was deleted: %v",
+				ErrActionStateTopicGone, plan.Topic, plan.ID(), plan.TopicID, err)
 		}
 		return t, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
@@ -47,7 +46,7 @@ func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, err
 	}
 	pair := permissions.Input{ActionStateTopic: latest.Plan.Topic, ControlTopic: controlTopic}
 	if _, err := checkIdentity(ctx, k, latest.Plan); err != nil {
-		if errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrPartitionSetChanged) || errors.Is(err, kafkaops.ErrTopicNotFound) {
+		if errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrPartitionSetChanged) || errors.Is(err, ErrActionStateTopicGone) {
 			ins.Uncompared = err
 			return ins, nil
 		}

@@ -35,7 +35,7 @@ func TestApplyRefusals(t *testing.T) {
 			plan := e.plan("c", fiveEach)
 			must(t, deleteTopic(ctx, e.kafka, dataTopic))
 			return Request{Plan: plan, ControlTopic: controlTopic}
-		}, ErrTopicIDChanged, "no longer exists"},
+		}, ErrActionStateTopicGone, "does not exist"},
 		{"partition set changed", func(e *env) Request {
 			plan, err := cleanupplan.New("c", dataTopic, e.topicID, cleanupplan.Offsets{0: 1, 1: 1})
 			must(t, err)

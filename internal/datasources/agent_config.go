@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
@@ -211,19 +212,16 @@ func (d *agentConfigDataSource) Read(ctx context.Context, req datasource.ReadReq
 		}
 	}
 	m.CleanupEnabled = types.BoolValue(cfg.ControlTopic != "")
-	settings := make(map[string]attr.Value)
-	for _, o := range cfg.options() {
-		settings[o.key] = types.StringValue(o.value)
-	}
-	m.Settings = types.MapValueMust(types.StringType, settings)
+	m.Settings = cfg.settings()
 	m.YAML = types.StringValue(cfg.YAML())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // holdsBoundary says whether control holds a committed boundary (a COMMITTED
 // or APPLIED plan), which the runtime requires to restore with it. A missing
-// or empty topic is "no" with a warning; a topic that cannot be read or holds
-// an inconsistent history is an error (ok false), as it would fail a restore.
+// or empty topic is "no" (cleanup_enabled says so; a new operator is
+// healthy, so no warning); a topic that cannot be read or holds an
+// inconsistent history is an error (ok false), as it would fail a restore.
 func (d *agentConfigDataSource) holdsBoundary(ctx context.Context, control string, diags *diag.Diagnostics) (recorded, ok bool) {
 	op := fmt.Sprintf("checking that control topic %q holds a committed boundary before rendering it", control)
 	kafka, kdiags := d.clients.KafkaClient(ctx, op)
@@ -232,7 +230,7 @@ func (d *agentConfigDataSource) holdsBoundary(ctx context.Context, control strin
 	}
 	log, err := cleanup.History(ctx, kafka, control)
 	if errors.Is(err, kafkaops.ErrTopicNotFound) {
-		diags.Append(diagnostics.ControlTopicNotRenderedYet(path.Root("control_topic"), control, true))
+		tflog.Info(ctx, "control topic not rendered: it does not exist yet", map[string]any{"control_topic": control})
 		return false, true
 	}
 	if err != nil {
@@ -240,7 +238,7 @@ func (d *agentConfigDataSource) holdsBoundary(ctx context.Context, control strin
 		return false, false
 	}
 	if len(log.Boundary()) == 0 {
-		diags.Append(diagnostics.ControlTopicNotRenderedYet(path.Root("control_topic"), control, false))
+		tflog.Info(ctx, "control topic not rendered: it holds no committed boundary yet", map[string]any{"control_topic": control})
 		return false, true
 	}
 	return true, true
@@ -282,6 +280,15 @@ func (c agentConfig) options() []option {
 		opts = append(opts, option{keyControlTopic, c.ControlTopic, true})
 	}
 	return opts
+}
+
+// settings is the options as a map by name, every value a string.
+func (c agentConfig) settings() types.Map {
+	m := make(map[string]attr.Value)
+	for _, o := range c.options() {
+		m[o.key] = types.StringValue(o.value)
+	}
+	return types.MapValueMust(types.StringType, m)
 }
 
 // YAML renders the settings under "agent:". Strings are double-quoted with

@@ -13,6 +13,7 @@ func All() []func() datasource.DataSource {
 		NewCleanupBoundary,
 		NewRecoveryPoints,
 		NewAgentConfig,
+		NewAgentConfigs,
 		NewRequiredPermissions,
 	}
 }

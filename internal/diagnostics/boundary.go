@@ -25,16 +25,49 @@ func rangeList(rs []cleanup.Range) string {
 	return strings.Join(parts, ", ")
 }
 
-// RecordsBelowAppliedBoundary warns that the control topic says APPLIED
-// while the topic still holds records below the boundary: the apply that
-// this plan proposes deletes them again.
-func RecordsBelowAppliedBoundary(control, topic string, remaining []cleanup.Range) diag.Diagnostic {
-	return diag.NewWarningDiagnostic("Records Below An Applied Boundary Are Readable Again",
-		fmt.Sprintf("Control topic %q records the boundary as APPLIED, but action-state topic %q still holds records below it: %s. "+
-			"A broker that crashed soon after DeleteRecords can bring deleted records back (Kafka persists log start offsets only every "+
-			"log.flush.start.offset.checkpoint.interval.ms), and a tool can record APPLIED without deleting.\n\n"+
+// RecordsBelowAppliedBoundary warns that every plan the control topic
+// records is APPLIED while the topic still holds records below the
+// effective boundary: the apply that this plan proposes deletes them again.
+// It states what was read; the cause is not known here.
+func RecordsBelowAppliedBoundary(control, topic string, ours cleanupplan.Operation, remaining []cleanup.Range) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Records Below An Applied Boundary Are Readable",
+		fmt.Sprintf("Control topic %q records plan %s (from %q, first recorded at offset %d) as APPLIED, and no higher plan waits to be "+
+			"applied, but action-state topic %q still holds records below the recorded boundary: %s.\n\n"+
+			"Two things are known to cause this: a broker that crashed soon after DeleteRecords, before it persisted the new log start "+
+			"offset (Kafka does so every log.flush.start.offset.checkpoint.interval.ms), and a tool that records APPLIED without deleting. "+
 			"The boundary itself stands: the runtime refuses restores below it. terraform apply deletes these records again and verifies.",
-			control, topic, rangeList(remaining)))
+			control, ours.PlanID, ours.Plan.SourceRecoveryPoint, ours.Offset, topic, rangeList(remaining)))
+}
+
+// HigherBoundaryNotApplied warns that the control topic records, above this
+// boundary's APPLIED plan, plans that are COMMITTED and not applied: their
+// deletion is what an apply of this boundary completes. It names who
+// recorded what, not a guess at why.
+func HigherBoundaryNotApplied(control, topic string, ours cleanupplan.Operation, pending []cleanupplan.Operation, remaining []cleanup.Range) diag.Diagnostic {
+	names := make([]string, 0, len(pending))
+	for _, op := range pending {
+		names = append(names, fmt.Sprintf("plan %s (from %q, recorded COMMITTED at offset %d)", op.PlanID, op.Plan.SourceRecoveryPoint, op.Offset))
+	}
+	return diag.NewWarningDiagnostic("A Higher Cleanup Boundary Is Recorded But Not Applied",
+		fmt.Sprintf("Control topic %q records %s above this boundary's plan %s (from %q, APPLIED, first recorded at offset %d). "+
+			"The runtime already refuses restores below the higher boundary, but its records were not deleted: action-state topic %q "+
+			"still holds %s.\n\n"+
+			"An apply of this boundary completes that deletion up to the recorded boundary and records it APPLIED: the plan shows, in "+
+			"partitions and records_to_delete, what it deletes, and in unrestorable_points which of your recovery points the recorded "+
+			"boundary makes unrestorable. It was recorded by another apply of this control topic: another workspace, the Java tool, or a "+
+			"run of this configuration stopped before it saved its state. If you do not recognise the plan, find who recorded it before applying.",
+			control, strings.Join(names, ", "), ours.PlanID, ours.Plan.SourceRecoveryPoint, ours.Offset, topic, rangeList(remaining)))
+}
+
+// HeldBoundary turns the refusal d of one boundary of
+// flinkagents_cleanup_boundaries (key) into a warning: the entry is held and
+// the others go ahead.
+func HeldBoundary(key string, at path.Path, d diag.Diagnostic) diag.Diagnostic {
+	summary := fmt.Sprintf("Boundary %q Held: %s", key, d.Summary())
+	detail := "Nothing is written or deleted for this boundary in this run, and its control topic keeps the boundary it recorded " +
+		"before, which the runtime keeps enforcing on restore. The other boundaries of the resource go ahead; this one is planned again " +
+		"on the next run. Set on_refusal = \"fail\" to stop the whole run instead.\n\n" + d.Detail()
+	return diag.NewAttributeWarningDiagnostic(at, summary, detail)
 }
 
 // RecordsGonePastBoundary warns that records at or above the boundary were

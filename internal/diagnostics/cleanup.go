@@ -48,6 +48,10 @@ var cleanupRefusals = []struct {
 		"Nothing was written or deleted. Derive the plan from the checkpoint of the job that owns this action-state topic."},
 	{cleanup.ErrTopicIDChanged, "Action-State Topic Was Recreated",
 		"Nothing was written or deleted. The plan's offsets describe a topic that no longer exists; derive a new plan from a checkpoint taken on the current topic, with a new control topic."},
+	{cleanup.ErrActionStateTopicGone, "Action-State Topic Is Gone",
+		"Nothing was written or deleted. The plan names a topic ID its checkpoint recorded, so the topic existed and was deleted since. " +
+			"If the operator was retired on purpose, remove its boundary from the configuration (that only forgets it); otherwise find out " +
+			"who deleted the topic, and once the job runs on a new topic, derive new plans from its checkpoints with a new control topic."},
 	{cleanup.ErrPartitionSetChanged, "Action-State Topic Partitions Changed",
 		"Nothing was written or deleted. Partitions must never change under a recorded boundary; derive a new plan from a checkpoint taken after the change."},
 	{cleanup.ErrDataTopicSettings, "Action-State Topic Settings Do Not Allow Cleanup",

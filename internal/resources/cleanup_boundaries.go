@@ -39,21 +39,21 @@ type boundariesResource struct {
 
 type boundariesModel struct {
 	ID         types.String   `tfsdk:"id"`
-	Boundaries types.Map      `tfsdk:"boundaries"` // of boundaryEntry
+	Boundaries types.Map      `tfsdk:"boundaries"` // of boundaryEntry (boundary_entry.go)
+	OnRefusal  types.String   `tfsdk:"on_refusal"`
 	Timeouts   timeouts.Value `tfsdk:"timeouts"`
 }
 
-// boundaryEntry is one operator's boundary: the inputs of a
-// flinkagents_cleanup_boundary and the computed values a review needs.
-type boundaryEntry struct {
-	ControlTopic     types.String  `tfsdk:"control_topic"`
-	ActionStateTopic types.String  `tfsdk:"action_state_topic"`
-	PlanJSON         planJSONValue `tfsdk:"plan_json"`
-	PlanID           types.String  `tfsdk:"plan_id"`
-	ControlTopicID   types.String  `tfsdk:"control_topic_id"`
-	Status           types.String  `tfsdk:"status"`
-	RecordsToDelete  types.Int64   `tfsdk:"records_to_delete"`
-	Partitions       types.Map     `tfsdk:"partitions"`
+// The values of on_refusal.
+const (
+	onRefusalHold = "hold"
+	onRefusalFail = "fail"
+)
+
+// rules is how this resource treats entry key: held on a refusal unless
+// on_refusal says fail; outcomes known only after the apply.
+func (m boundariesModel) rules(key string) entryRules {
+	return entryRules{hold: m.OnRefusal.ValueString() != onRefusalFail, deferOutcome: true, key: key}
 }
 
 // boundariesID is the resource's ID: the set has no name of its own, and an

@@ -38,11 +38,17 @@ func entryPath(key string) path.Path { return path.Root("boundaries").AtMapKey(k
 // flinkagents_cleanup_plans names its jobs (diagnostics.ForJob): the
 // operator at 3 a.m. reads which of a thousand boundaries it is about.
 func forEntry(key string, d diag.Diagnostic) diag.Diagnostic {
+	return diagnostics.ForBoundary(key, entryAttr(key, d), d)
+}
+
+// entryAttr is the path a diagnostic about entry key points at: the entry,
+// or the place inside it that d already names.
+func entryAttr(key string, d diag.Diagnostic) path.Path {
 	at := entryPath(key)
 	if withPath, ok := d.(diag.DiagnosticWithPath); ok && len(withPath.Path().Steps()) > 0 && withPath.Path().Steps()[0].Equal(at.Steps()[0]) {
-		at = withPath.Path() // already names a place inside this entry
+		at = withPath.Path()
 	}
-	return diagnostics.ForBoundary(key, at, d)
+	return at
 }
 
 // eachEntry runs fn(i) for i in [0, n), fleetConcurrency at a time.

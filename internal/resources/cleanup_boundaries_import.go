@@ -13,7 +13,6 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 // ImportState adopts, for each key=control_topic pair of the import ID, the
@@ -46,16 +45,7 @@ func (r *boundariesResource) ImportState(ctx context.Context, req resource.Impor
 			said[i].Append(diagnostics.NoBoundaryRecorded(op))
 			return
 		}
-		found[i] = boundaryEntry{
-			ControlTopic:     types.StringValue(control),
-			ActionStateTopic: types.StringValue(latest.Plan.Topic),
-			PlanJSON:         newPlanJSON(string(latest.Plan.File())),
-			PlanID:           types.StringValue(latest.Plan.ID()),
-			ControlTopicID:   types.StringNull(), // the Read that follows fills it
-			Status:           types.StringValue(string(latest.Status)),
-			RecordsToDelete:  types.Int64Value(0),
-			Partitions:       tfconv.PartitionSummaries(latest.Plan.Offsets, log.Boundary(), nil, nil),
-		}
+		found[i] = importedEntry(control, latest)
 	})
 	entries := map[string]boundaryEntry{}
 	for i, key := range keys {
@@ -67,7 +57,7 @@ func (r *boundariesResource) ImportState(ctx context.Context, req resource.Impor
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m := boundariesModel{ID: types.StringValue(boundariesID), Timeouts: nullTimeouts()}
+	m := boundariesModel{ID: types.StringValue(boundariesID), OnRefusal: types.StringValue(onRefusalHold), Timeouts: nullTimeouts()}
 	m.Boundaries = entriesValue(ctx, entries, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -25,6 +27,7 @@ var boundaryEntryType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"status":             types.StringType,
 	"records_to_delete":  types.Int64Type,
 	"partitions":         types.MapType{ElemType: types.StringType},
+	"cleanup_enabled":    types.BoolType,
 }}
 
 // The details behind these short descriptions are in
@@ -36,17 +39,22 @@ func (r *boundariesResource) Schema(ctx context.Context, _ resource.SchemaReques
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A fleet's cleanup boundaries in one resource: each entry is planned and applied as " +
 			"`flinkagents_cleanup_boundary` does one, the entries side by side, so a nightly run costs Terraform one object " +
-			"however many operators it advances. Removing an entry only forgets it.",
+			"however many operators it advances. One entry's refusal holds that entry and the others advance. Removing an entry only forgets it.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Always `" + boundariesID + "`.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
+			"on_refusal": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString(onRefusalHold),
+				MarkdownDescription: "What a refusal or failure of one entry does: `hold` (the default) holds that entry, with a warning naming it " +
+					"and the reason, and the other entries advance; `fail` stops the whole plan or apply with an error.",
+				Validators: []validator.String{stringvalidator.OneOf(onRefusalHold, onRefusalFail)},
+			},
 			"boundaries": schema.MapNestedAttribute{
 				Required: true,
 				MarkdownDescription: "The boundaries by a key of your choice (the operator's name). An entry whose plan is unchanged " +
-					"and recorded `APPLIED` is left alone; the others are applied side by side. An entry that fails keeps its previous " +
-					"state, and the others still advance.",
+					"and recorded `APPLIED` is left alone; the others are applied side by side.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"control_topic": schema.StringAttribute{
 						Required: true, MarkdownDescription: "The control topic (the job's `kafkaActionStateCleanupControlTopic`). One entry per control topic.",
@@ -59,21 +67,30 @@ func (r *boundariesResource) Schema(ctx context.Context, _ resource.SchemaReques
 						Validators: []validator.String{tfconv.TopicName()},
 					},
 					"plan_json": schema.StringAttribute{
-						Required: true, CustomType: planJSONType{},
+						Optional: true, Computed: true, CustomType: planJSONType{},
 						MarkdownDescription: "The cleanup plan, as for `flinkagents_cleanup_boundary`: " +
-							"`data.flinkagents_cleanup_plans.<name>.plans[<key>]` or a Java-tool plan file, parsed strictly.",
+							"`data.flinkagents_cleanup_plans.<name>.plans[<key>]` or a Java-tool plan file, parsed strictly. Null keeps the " +
+							"plan in state (a night with no new plan changes nothing); with none in state, the control topic's newest recorded " +
+							"plan is adopted, or the entry is `NONE`.",
 					},
 					"plan_id":          computed("The plan's ID."),
 					"control_topic_id": computed("The control topic's ID (Java form). Apply refuses, before writing, a control topic whose ID changed since the plan."),
 					"status": computed("`APPLIED`; `COMMITTED` while an interrupted apply is pending; `DELETION_PENDING` when records below " +
-						"an APPLIED boundary are readable again; `NOT_RECORDED` when the control topic no longer holds the plan."),
+						"the recorded boundary are readable; `NOT_RECORDED` when the control topic does not hold the plan; `REFUSED` when the " +
+						"plan was refused at plan time and is held (a warning says why); `NONE` with no plan. Unknown at plan time when the apply has work to do."),
 					"records_to_delete": schema.Int64Attribute{
-						Computed:            true,
-						MarkdownDescription: "The records the apply deletes. Known at plan time when the topics exist; policies should treat unknown as a refusal.",
+						Computed: true,
+						MarkdownDescription: "The records the apply of this change deletes, previewed at plan time, and kept after the apply. " +
+							"Known at plan time when the topics exist; policies should treat unknown as a refusal.",
 					},
 					"partitions": schema.MapAttribute{
 						Computed: true, ElementType: types.StringType,
-						MarkdownDescription: "One line per partition, keyed in decimal: what the apply deletes, or `nothing to delete`.",
+						MarkdownDescription: "One line per partition, keyed in decimal: what the apply of this change deletes, or `nothing to delete`; kept after the apply.",
+					},
+					"cleanup_enabled": schema.BoolAttribute{
+						Computed: true,
+						MarkdownDescription: "Whether the control topic holds a committed boundary, so the job's configuration must name it " +
+							"(`kafkaActionStateCleanupControlTopic`). Once true it stays true.",
 					},
 				}},
 			},

@@ -47,6 +47,11 @@ func (f *fleetEnv) at(t *testing.T, k string, offset int64) cleanupplan.Plan {
 // config is the resource with an entry per operator of offsets; an offset
 // of -1 names a control topic that does not exist.
 func (f *fleetEnv) config(t *testing.T, offsets map[string]int64) string {
+	return f.configWith(t, offsets, "")
+}
+
+// configWith is config with extra lines in the resource block.
+func (f *fleetEnv) configWith(t *testing.T, offsets map[string]int64, extra string) string {
 	keys := make([]string, 0, len(offsets))
 	for k := range offsets {
 		keys = append(keys, k)
@@ -61,7 +66,7 @@ func (f *fleetEnv) config(t *testing.T, offsets map[string]int64) string {
 		}
 		fmt.Fprintf(&b, "    %q = {\n      control_topic = %q\n      action_state_topic = %q\n      plan_json = %q\n    }\n", k, control, op.data, f.at(t, k, off).File())
 	}
-	b.WriteString("  }\n}\n")
+	b.WriteString("  }\n" + extra + "\n}\n")
 	return b.String()
 }
 
@@ -82,12 +87,14 @@ func entryAttr(key, attr string) tfjsonpath.Path {
 }
 
 // TestAccCleanupBoundaries: a fleet advances in one resource, created
-// empty before its first plan. Each entry
-// is applied with the protocol, an unchanged entry is left alone (and
-// plans no change), a backward move of one entry is refused at plan time
-// naming it, an entry that fails at apply keeps its previous state while
-// the others advance, a removed entry is only forgotten, and import adopts
-// what the control topics record.
+// empty before its first plan. Each entry is applied with the protocol, an
+// unchanged entry is left alone (and plans no change), and the review of
+// each change stays in state as applied, so the plan after every apply is
+// empty. A backward move of one entry is held at plan time (REFUSED, with a
+// warning) while the other advances, and plans nothing more while it stays
+// refused; an entry that fails at apply records where it stands while the
+// other advances; a removed entry is only forgotten, and import adopts what
+// the control topics record.
 func TestAccCleanupBoundaries(t *testing.T) {
 	f := newFleetEnv(t, "orders", "payments")
 	resource.Test(t, resource.TestCase{
@@ -103,15 +110,20 @@ func TestAccCleanupBoundaries(t *testing.T) {
 			},
 			{
 				Config: f.config(t, map[string]int64{"orders": 10, "payments": 10}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(fleetAddr, entryAttr("orders", "status")),
+					plancheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "records_to_delete"), knownvalue.Int64Exact(30)),
+				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("APPLIED")),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "cleanup_enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "plan_id"), knownvalue.StringExact(f.at(t, "payments", 10).ID())),
 					statecheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "records_to_delete"), knownvalue.Int64Exact(30)),
 				},
 				Check: resource.ComposeTestCheckFunc(f.starts("orders", 10), f.starts("payments", 10)),
 			},
 			{
-				// Only orders moves; payments keeps what was read.
+				// Only orders moves; payments keeps the review of its last change.
 				Config: f.config(t, map[string]int64{"orders": 20, "payments": 10}),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(fleetAddr, plancheck.ResourceActionUpdate),
@@ -121,27 +133,48 @@ func TestAccCleanupBoundaries(t *testing.T) {
 						"1": knownvalue.StringExact("deletes 10 records from offset 10"),
 						"2": knownvalue.StringExact("deletes 10 records from offset 10"),
 					})),
-					plancheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "records_to_delete"), knownvalue.Int64Exact(0)),
+					plancheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "records_to_delete"), knownvalue.Int64Exact(30)),
+					plancheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "status"), knownvalue.StringExact("APPLIED")),
 				}},
 				Check: resource.ComposeTestCheckFunc(f.starts("orders", 20), f.starts("payments", 10)),
 			},
 			{
-				Config:      f.config(t, map[string]int64{"orders": 15, "payments": 30}),
-				ExpectError: regexp.MustCompile(`Boundary "orders": Cleanup Boundary Would Move Backward`),
+				// A backward move of orders is held; payments advances.
+				Config: f.config(t, map[string]int64{"orders": 15, "payments": 30}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("REFUSED")),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "records_to_delete"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "cleanup_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "status"), knownvalue.StringExact("APPLIED")),
+				},
+				Check: resource.ComposeTestCheckFunc(f.starts("orders", 20), f.starts("payments", 30)),
 			},
 			{
-				// The refusal above changed nothing; a control topic that
-				// does not exist fails its entry at apply, and the other
-				// entry advances all the same.
-				Config:      f.config(t, map[string]int64{"orders": -1, "payments": 30}),
-				ExpectError: regexp.MustCompile(`(?s)Boundary\s+"orders"`),
-			},
-			{
-				// payments' advance was kept; orders kept its old entry.
-				Config: f.config(t, map[string]int64{"orders": 20, "payments": 30}),
+				// Still refused: nothing more to plan.
+				Config: f.config(t, map[string]int64{"orders": 15, "payments": 30}),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectEmptyPlan(),
 				}},
+			},
+			{
+				// A control topic that does not exist fails its entry at
+				// apply (it may have been created in the same run, so the
+				// plan cannot refuse it); the apply records where it stands,
+				// warns, and the resource stays as planned for the rest.
+				Config:             f.config(t, map[string]int64{"orders": -1, "payments": 30}),
+				ExpectNonEmptyPlan: true,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("NOT_RECORDED")),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "status"), knownvalue.StringExact("APPLIED")),
+				},
+				Check: resource.ComposeTestCheckFunc(f.starts("orders", 20), f.starts("payments", 30)),
+			},
+			{
+				// orders back on its control topic, at the recorded plan.
+				Config: f.config(t, map[string]int64{"orders": 20, "payments": 30}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("APPLIED")),
+				},
 				Check: resource.ComposeTestCheckFunc(f.starts("orders", 20), f.starts("payments", 30)),
 			},
 			{
@@ -150,7 +183,7 @@ func TestAccCleanupBoundaries(t *testing.T) {
 				ImportStateId:                        fmt.Sprintf("orders=%s,payments=%s", f.ops["orders"].control, f.ops["payments"].control),
 				ImportStateVerify:                    true,
 				ImportStateVerifyIdentifierAttribute: "id",
-				ImportStateVerifyIgnore:              []string{"timeouts"},
+				ImportStateVerifyIgnore:              []string{"timeouts", "boundaries.orders.records_to_delete", "boundaries.orders.partitions", "boundaries.payments.records_to_delete", "boundaries.payments.partitions"},
 			},
 			{
 				Config: f.config(t, map[string]int64{"orders": 20}),
@@ -166,15 +199,56 @@ func TestAccCleanupBoundaries(t *testing.T) {
 	})
 }
 
-// TestAccCleanupBoundariesRefusals: what is refused at plan time names the
-// entry and changes nothing: a malformed plan, a plan for another topic,
-// two entries sharing a control topic, and a bad import ID.
+// TestAccCleanupBoundariesFirstApplyFailsOneEntry: a first apply in which
+// one entry fails creates the resource untainted, with the entry that
+// succeeded recorded; the next plan updates in place, never replaces.
+func TestAccCleanupBoundariesFirstApplyFailsOneEntry(t *testing.T) {
+	f := newFleetEnv(t, "orders", "payments")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{
+				Config:             f.config(t, map[string]int64{"orders": -1, "payments": 10}),
+				ExpectNonEmptyPlan: true,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "status"), knownvalue.StringExact("APPLIED")),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("NOT_RECORDED")),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "cleanup_enabled"), knownvalue.Bool(false)),
+				},
+				Check: resource.ComposeTestCheckFunc(f.starts("orders", 0), f.starts("payments", 10)),
+			},
+			{
+				Config: f.config(t, map[string]int64{"orders": 10, "payments": 10}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(fleetAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeTestCheckFunc(f.starts("orders", 10), f.starts("payments", 10)),
+			},
+		},
+	})
+}
+
+// TestAccCleanupBoundariesRefusals: with on_refusal = "fail", what is
+// refused at plan time fails the plan naming the entry and changes
+// nothing: a malformed plan, a plan for another topic, two entries sharing
+// a control topic, a backward move, and a bad import ID. With the default,
+// each holds only its entry (REFUSED) and the other advances.
 func TestAccCleanupBoundariesRefusals(t *testing.T) {
 	f := newFleetEnv(t, "orders", "payments")
-	good := f.config(t, map[string]int64{"orders": 10, "payments": 10})
+	const fail = `  on_refusal = "fail"`
+	good := f.configWith(t, map[string]int64{"orders": 10, "payments": 10}, fail)
 	malformed := strings.Replace(good, `\"offsets\"`, `\"offs\"`, 1)
 	otherTopic := strings.Replace(good, fmt.Sprintf("action_state_topic = %q", f.ops["payments"].data), fmt.Sprintf("action_state_topic = %q", f.ops["orders"].data), 1)
 	shared := strings.Replace(good, fmt.Sprintf("control_topic = %q", f.ops["payments"].control), fmt.Sprintf("control_topic = %q", f.ops["orders"].control), 1)
+	held := func(cfg, key string, advanced string) resource.TestStep {
+		return resource.TestStep{
+			Config: strings.Replace(cfg, fail, "", 1),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(fleetAddr, entryAttr(key, "status"), knownvalue.StringExact("REFUSED")),
+				statecheck.ExpectKnownValue(fleetAddr, entryAttr(advanced, "status"), knownvalue.StringExact("APPLIED")),
+			},
+		}
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
@@ -182,12 +256,16 @@ func TestAccCleanupBoundariesRefusals(t *testing.T) {
 			{Config: otherTopic, ExpectError: regexp.MustCompile(`(?s)Plan Cleans Another Topic`)},
 			{Config: shared, ExpectError: regexp.MustCompile(`Boundary "(orders|payments)": Two Cleanup Boundaries Share A Control Topic`)},
 			{Config: good},
+			{Config: f.configWith(t, map[string]int64{"orders": 5, "payments": 10}, fail), ExpectError: regexp.MustCompile(`Boundary "orders": Cleanup Boundary Would Move Backward`)},
 			{ResourceName: fleetAddr, ImportState: true, ImportStateId: "orders", ExpectError: regexp.MustCompile(`Invalid Import ID`)},
+			held(strings.Replace(f.configWith(t, map[string]int64{"orders": 10, "payments": 20}, fail), `\"offsets\"`, `\"offs\"`, 1), "orders", "payments"),
+			held(f.configWith(t, map[string]int64{"orders": 5, "payments": 25}, fail), "orders", "payments"),
 		},
 	})
-	for _, k := range []string{"orders", "payments"} {
-		if err := f.starts(k, 10)(nil); err != nil {
-			t.Error(err)
-		}
+	if err := f.starts("orders", 10)(nil); err != nil {
+		t.Error(err)
+	}
+	if err := f.starts("payments", 25)(nil); err != nil {
+		t.Error(err)
 	}
 }

@@ -30,33 +30,23 @@ type boundaryResource struct {
 	clients *providerdata.Clients
 }
 
+// boundaryModel is the resource's state: one boundaryEntry (the values
+// the fleet's resource holds per operator) and what only this resource has.
 type boundaryModel struct {
+	boundaryEntry
 	ID                  types.String   `tfsdk:"id"`
-	ControlTopic        types.String   `tfsdk:"control_topic"`
-	ControlTopicID      types.String   `tfsdk:"control_topic_id"`
-	ActionStateTopic    types.String   `tfsdk:"action_state_topic"`
-	PlanJSON            planJSONValue  `tfsdk:"plan_json"`
 	Timeouts            timeouts.Value `tfsdk:"timeouts"`
-	PlanID              types.String   `tfsdk:"plan_id"`
 	Topic               types.String   `tfsdk:"topic"`
 	TopicID             types.String   `tfsdk:"topic_id"`
 	SourceRecoveryPoint types.String   `tfsdk:"source_recovery_point"`
-	Status              types.String   `tfsdk:"status"`
-	RecordsToDelete     types.Int64    `tfsdk:"records_to_delete"`
-	Partitions          types.Map      `tfsdk:"partitions"`
 	RecoveryPoints      types.List     `tfsdk:"recovery_points"`     // cleanup_boundary_restorable.go
 	KeepRestorable      types.List     `tfsdk:"keep_restorable"`     // cleanup_boundary_restorable.go
 	UnrestorablePoints  types.List     `tfsdk:"unrestorable_points"` // cleanup_boundary_restorable.go
 }
 
-// statusNotRecorded is shown when the control topic does not hold this
-// boundary's plan (a recreated control topic): the next apply records it.
-const statusNotRecorded = "NOT_RECORDED"
-
-// statusDeletionPending is shown when the plan is recorded APPLIED but the
-// topic still holds records below the boundary: the next apply deletes
-// them again.
-const statusDeletionPending = "DELETION_PENDING"
+// singleRules: the single resource fails on a refusal, and plans the
+// outcome of its apply (APPLIED), which reports an error otherwise.
+var singleRules = entryRules{}
 
 const defaultApplyTimeout = 10 * time.Minute
 

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
@@ -35,21 +36,33 @@ func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	m := boundaryModel{
+		boundaryEntry:      importedEntry(control, latest),
 		ID:                 types.StringValue(control),
-		ControlTopic:       types.StringValue(control),
-		ControlTopicID:     types.StringNull(), // the Read that follows fills it
-		ActionStateTopic:   types.StringValue(latest.Plan.Topic),
-		PlanJSON:           newPlanJSON(string(latest.Plan.File())),
 		Timeouts:           nullTimeouts(),
-		Status:             types.StringValue(string(latest.Status)),
-		RecordsToDelete:    types.Int64Value(0),
-		Partitions:         tfconv.PartitionSummaries(latest.Plan.Offsets, log.Boundary(), nil, nil),
 		RecoveryPoints:     types.ListNull(tfconv.RecoveryPointType),
 		KeepRestorable:     types.ListNull(types.StringType),
 		UnrestorablePoints: types.ListNull(unrestorablePointType),
 	}
-	setPlanFields(&m, latest.Plan)
+	m.setPlanFields()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importedEntry is the boundary of the newest plan control records, as
+// both resources import it; the Read that Terraform runs next fills in its
+// control topic ID, status and, as there was no change to review, what an
+// apply would delete now.
+func importedEntry(control string, latest cleanupplan.Operation) boundaryEntry {
+	return boundaryEntry{
+		ControlTopic:     types.StringValue(control),
+		ActionStateTopic: types.StringValue(latest.Plan.Topic),
+		PlanJSON:         newPlanJSON(string(latest.Plan.File())),
+		PlanID:           types.StringValue(latest.Plan.ID()),
+		ControlTopicID:   types.StringNull(),
+		Status:           types.StringValue(string(latest.Status)),
+		RecordsToDelete:  types.Int64Null(),
+		Partitions:       types.MapNull(types.StringType),
+		CleanupEnabled:   types.BoolValue(true),
+	}
 }
 
 // nullTimeouts is the timeouts block of an imported resource.

@@ -41,17 +41,18 @@ type recoveryPointInput struct {
 func restorableAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"recovery_points": schema.ListNestedAttribute{
-			Optional: true,
+			Optional: true, WriteOnly: true,
 			MarkdownDescription: "The recovery points to check this boundary against, usually " +
-				"`data.flinkagents_cleanup_plan.<name>.recovery_points`. The points it would make unrestorable are listed in " +
-				"`unrestorable_points`. A new checkpoint changes this list, so each run plans an in-place update.",
+				"`data.flinkagents_cleanup_plan.<name>.recovery_points`. The points the boundary would make unrestorable are listed in " +
+				"`unrestorable_points`. Write-only (Terraform 1.11 or OpenTofu 1.11 and later): read at plan time and never stored, " +
+				"so a new checkpoint that does not move the boundary plans no change.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"path":          schema.StringAttribute{Required: true, MarkdownDescription: "The point's path, as `keep_restorable` matches it."},
-				"kind":          schema.StringAttribute{Optional: true, MarkdownDescription: "`checkpoint` or `savepoint` (informational)."},
-				"checkpoint_id": schema.Int64Attribute{Optional: true, MarkdownDescription: "Its checkpoint ID (informational)."},
-				"topic":         schema.StringAttribute{Required: true, MarkdownDescription: "The action-state topic its markers name."},
-				"topic_id":      schema.StringAttribute{Required: true, MarkdownDescription: "Its topic ID (Java form)."},
-				"offsets": schema.MapAttribute{Required: true, ElementType: types.Int64Type,
+				"path":          schema.StringAttribute{Required: true, WriteOnly: true, MarkdownDescription: "The point's path, as `keep_restorable` matches it."},
+				"kind":          schema.StringAttribute{Optional: true, WriteOnly: true, MarkdownDescription: "`checkpoint` or `savepoint` (informational)."},
+				"checkpoint_id": schema.Int64Attribute{Optional: true, WriteOnly: true, MarkdownDescription: "Its checkpoint ID (informational)."},
+				"topic":         schema.StringAttribute{Required: true, WriteOnly: true, MarkdownDescription: "The action-state topic its markers name."},
+				"topic_id":      schema.StringAttribute{Required: true, WriteOnly: true, MarkdownDescription: "Its topic ID (Java form)."},
+				"offsets": schema.MapAttribute{Required: true, WriteOnly: true, ElementType: types.Int64Type,
 					MarkdownDescription: "Its markers by partition (the minimum over the point's markers)."},
 			}},
 		},
@@ -77,23 +78,39 @@ func restorableAttributes() map[string]schema.Attribute {
 	}
 }
 
-// planRestorable fills unrestorable_points for boundary p from
-// recovery_points, and refuses a boundary that makes a point matching
-// keep_restorable unrestorable, or a keep_restorable entry that matches no
-// point. Unknown inputs leave the list unknown: Terraform plans again with
-// them known before applying, and the check runs then.
-func (m *boundaryModel) planRestorable(ctx context.Context, p cleanupplan.Plan, diags *diag.Diagnostics) {
+// planRestorable fills unrestorable_points from the configured
+// recovery_points (write-only: read here, never stored, so a new checkpoint
+// plans no change) for the boundary the apply completes: the plan, or,
+// where target (the previewed effective boundary) is higher because a
+// higher plan is recorded and not applied, target. It refuses a boundary
+// that makes a point matching keep_restorable unrestorable, and a
+// keep_restorable entry that matches no point. Unknown inputs leave the
+// list unknown: Terraform plans again with them known before applying, and
+// the check runs then.
+func (m *boundaryModel) planRestorable(ctx context.Context, points types.List, target cleanupplan.Offsets, diags *diag.Diagnostics) {
+	m.RecoveryPoints = types.ListNull(tfconv.RecoveryPointType)
 	switch {
-	case m.RecoveryPoints.IsNull():
+	case points.IsNull():
 		m.UnrestorablePoints = types.ListNull(unrestorablePointType)
 		return
-	case m.RecoveryPoints.IsUnknown() || m.KeepRestorable.IsUnknown():
+	case points.IsUnknown() || m.KeepRestorable.IsUnknown() || m.PlanJSON.IsUnknown():
 		m.UnrestorablePoints = types.ListUnknown(unrestorablePointType)
 		return
+	case m.PlanJSON.IsNull():
+		m.UnrestorablePoints = types.ListValueMust(unrestorablePointType, []attr.Value{})
+		return
+	}
+	p, err := cleanupplan.Parse([]byte(m.PlanJSON.ValueString()))
+	if err != nil {
+		return // refused by the plan already
+	}
+	planID, source := p.ID(), p.SourceRecoveryPoint
+	if target != nil {
+		p.Offsets = target
 	}
 	var inputs []recoveryPointInput
 	var keep []types.String
-	diags.Append(m.RecoveryPoints.ElementsAs(ctx, &inputs, false)...)
+	diags.Append(points.ElementsAs(ctx, &inputs, false)...)
 	diags.Append(m.KeepRestorable.ElementsAs(ctx, &keep, true)...)
 	if diags.HasError() {
 		return
@@ -125,7 +142,7 @@ func (m *boundaryModel) planRestorable(ctx context.Context, p cleanupplan.Plan, 
 			"path": types.StringValue(point.SourceRecoveryPoint), "reason": types.StringValue(refusal.Reason),
 		}))
 		if len(kept) > 0 {
-			diags.Append(diagnostics.BoundaryWouldMakeKeptPointUnrestorable(p.ID(), p.SourceRecoveryPoint, point.SourceRecoveryPoint, kept[0], refusal))
+			diags.Append(diagnostics.BoundaryWouldMakeKeptPointUnrestorable(planID, source, point.SourceRecoveryPoint, kept[0], refusal))
 		}
 	}
 	for k, prefix := range keep {

@@ -16,8 +16,9 @@ import (
 )
 
 // boundarySchemaVersion 1 removed offsets, committed_boundary and
-// delete_ranges and keyed partitions in decimal (cleanup_boundary_upgrade.go).
-const boundarySchemaVersion = 1
+// delete_ranges and keyed partitions in decimal; 2 made recovery_points
+// write-only and added cleanup_enabled (cleanup_boundary_upgrade.go).
+const boundarySchemaVersion = 2
 
 // The details behind these short descriptions are in
 // templates/resources/cleanup_boundary.md.tmpl.
@@ -55,9 +56,9 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true, CustomType: planJSONType{},
 				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json` or a Java-tool plan file " +
-					"(`file(\"plan.json\")`), parsed strictly. Required to create; omitted on an imported boundary, the recorded plan is kept. " +
-					"Its `offsets` are the per-partition review.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					"(`file(\"plan.json\")`), parsed strictly. Its `offsets` are the per-partition review. Null keeps the plan in state " +
+					"(a run with no new plan, such as a skipped recovery point, changes nothing); with none in state, the control topic's " +
+					"newest recorded plan is adopted, or `status` is `NONE`.",
 			},
 			"plan_id":               computed("The plan's ID (SHA-256 over its contents, as the Java tool computes it)."),
 			"topic":                 computed("The action-state topic the plan cleans."),
@@ -65,17 +66,23 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"source_recovery_point": computed("The checkpoint or savepoint path the plan was derived from."),
 			"partitions": schema.MapAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "One line per partition, keyed by the partition in decimal: what the apply deletes " +
+				MarkdownDescription: "One line per partition, keyed by the partition in decimal: what the apply of this change deletes " +
 					"(`deletes 50 records from offset 150`) or `nothing to delete`, and the recorded boundary where a " +
-					"higher plan was recorded elsewhere. Known at plan time when the topics exist.",
+					"higher plan was recorded elsewhere. Previewed at plan time when the topics exist, and kept after the apply: " +
+					"a refresh does not rewrite it.",
 			},
 			"status": computed("`APPLIED`; `COMMITTED` while an interrupted apply is pending; `DELETION_PENDING` when records below " +
-				"an APPLIED boundary are readable again; `NOT_RECORDED` when the control topic no longer holds the plan. " +
+				"the recorded boundary are readable; `NOT_RECORDED` when the control topic does not hold the plan; `NONE` without a plan. " +
 				"Apply converges each to `APPLIED`."),
 			"records_to_delete": schema.Int64Attribute{
 				Computed: true,
-				MarkdownDescription: "The records the apply deletes (the sum over `partitions`). Known at plan time when the topics exist; " +
-					"policies should treat unknown as a refusal.",
+				MarkdownDescription: "The records the apply of this change deletes (the sum over `partitions`), previewed at plan time " +
+					"when the topics exist and kept after the apply. Policies should treat unknown as a refusal.",
+			},
+			"cleanup_enabled": schema.BoolAttribute{
+				Computed: true,
+				MarkdownDescription: "Whether the control topic holds a committed boundary, so the job's configuration must name it " +
+					"(`kafkaActionStateCleanupControlTopic`). Once true it stays true.",
 			},
 		},
 		Blocks: map[string]schema.Block{

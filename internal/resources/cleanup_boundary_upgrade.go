@@ -15,25 +15,48 @@ import (
 // numbers already in plan_json and partitions.
 var removedInV1 = []string{"offsets", "committed_boundary", "delete_ranges"}
 
-// UpgradeState upgrades a 0.0.x state: it works on the raw JSON, so the
-// version-0 schema need not be kept; the next refresh rewrites partitions.
+// UpgradeState upgrades states of earlier schema versions: it works on the
+// raw JSON, so the earlier schemas need not be kept.
 func (r *boundaryResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {StateUpgrader: upgradeBoundaryFromV0},
+		0: {StateUpgrader: upgradeBoundaryFrom(0, boundaryStateV0ToV1, boundaryStateV1ToV2)},
+		1: {StateUpgrader: upgradeBoundaryFrom(1, boundaryStateV1ToV2)},
 	}
 }
 
-func upgradeBoundaryFromV0(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	upgraded, err := boundaryStateV0ToV1(req.RawState.JSON)
-	if err != nil {
-		resp.Diagnostics.Append(diagnostics.BoundaryStateNotUpgraded(0, err))
-		return
+// upgradeBoundaryFrom applies steps, in order, to a state of version from.
+func upgradeBoundaryFrom(from int64, steps ...func([]byte) ([]byte, error)) func(context.Context, resource.UpgradeStateRequest, *resource.UpgradeStateResponse) {
+	return func(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+		upgraded := req.RawState.JSON
+		for _, step := range steps {
+			var err error
+			if upgraded, err = step(upgraded); err != nil {
+				resp.Diagnostics.Append(diagnostics.BoundaryStateNotUpgraded(from, err))
+				return
+			}
+		}
+		resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
 	}
-	resp.DynamicValue = &tfprotov6.DynamicValue{JSON: upgraded}
 }
 
-// boundaryStateV0ToV1 drops the removed attributes and re-keys partitions
-// from zero-padded ("07") to decimal ("7").
+// boundaryStateV1ToV2 drops recovery_points, write-only since version 2
+// (stored only by earlier versions), and adds cleanup_enabled, which the
+// next refresh reads from the control topic.
+func boundaryStateV1ToV2(raw []byte) ([]byte, error) {
+	var state map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &state); err != nil {
+		return nil, err
+	}
+	state["recovery_points"] = json.RawMessage("null")
+	if _, ok := state["cleanup_enabled"]; !ok {
+		state["cleanup_enabled"] = json.RawMessage("null")
+	}
+	return json.Marshal(state)
+}
+
+// boundaryStateV0ToV1 drops the removed attributes, and partitions and
+// records_to_delete, whose lines version 0 wrote in another format: the
+// next refresh fills them in, as for an imported boundary.
 func boundaryStateV0ToV1(raw []byte) ([]byte, error) {
 	var state map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &state); err != nil {
@@ -47,19 +70,13 @@ func boundaryStateV0ToV1(raw []byte) ([]byte, error) {
 		if err := json.Unmarshal(parts, &byKey); err != nil {
 			return nil, err
 		}
-		decimal := make(map[string]string, len(byKey))
-		for k, line := range byKey {
-			p, err := strconv.ParseInt(k, 10, 32)
-			if err != nil {
+		for k := range byKey {
+			if _, err := strconv.ParseInt(k, 10, 32); err != nil {
 				return nil, err
 			}
-			decimal[strconv.FormatInt(p, 10)] = line
 		}
-		rekeyed, err := json.Marshal(decimal)
-		if err != nil {
-			return nil, err
-		}
-		state["partitions"] = rekeyed
 	}
+	state["partitions"] = json.RawMessage("null")
+	state["records_to_delete"] = json.RawMessage("null")
 	return json.Marshal(state)
 }

@@ -42,7 +42,7 @@ func TestCleanupBoundaryPlanIsReviewable(t *testing.T) {
 		t.Fatalf("the plan hides a value:\n%s", out)
 	}
 	for p := range parts {
-		summary := regexp.MustCompile(fmt.Sprintf(`~ "%d" +%s`, p, regexp.QuoteMeta(`= "nothing to delete" -> "deletes 1 record from offset 1"`)))
+		summary := regexp.MustCompile(fmt.Sprintf(`~ "%d" +%s`, p, regexp.QuoteMeta(`= "deletes 1 record from offset 0" -> "deletes 1 record from offset 1"`)))
 		if n := len(summary.FindAllString(out, -1)); n != 1 {
 			t.Fatalf("partition %d: %d summary lines %s, want 1:\n%s", p, n, summary, out)
 		}

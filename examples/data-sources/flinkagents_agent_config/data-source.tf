@@ -7,7 +7,7 @@ data "flinkagents_agent_config" "orders" {
 
   # Enables checkpoint-aligned cleanup in the runtime once the control topic
   # holds a committed boundary. Until then it is left out of the rendered
-  # options (cleanup_enabled = false, with a warning): the runtime refuses to
+  # options (cleanup_enabled = false): the runtime refuses to
   # restore a job whose control topic holds no boundary. Redeploy the job
   # with the new yaml after the first boundary is applied.
   control_topic = flinkagents_cleanup_control_topic.orders.name

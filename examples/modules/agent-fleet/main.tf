@@ -36,21 +36,8 @@ locals {
   # yet, or whose point was skipped as unreadable, has none this run.
   plan_json = merge(
     { for k, o in var.operators : k => o.plan_json if o.plan_json != null },
-    length(data.flinkagents_cleanup_plans.follow) > 0 ? data.flinkagents_cleanup_plans.follow[0].plans : tomap({}),
+    { for k, o in local.following : k => lookup(data.flinkagents_cleanup_plans.follow[0].plans, coalesce(o.name, k), null) },
   )
-
-  # The runtime refuses to restore with a control topic that holds no
-  # committed boundary, so a job is told about its control topic only once
-  # one is recorded. An operator with a boundary this run knows it from the
-  # boundary (partitions holds one line per partition of the boundary this
-  # apply records, known at plan time once the topics exist); a followed job
-  # whose boundary is absent this run asks its control topic.
-  cleanup_enabled = var.bootstrap_servers == null ? {
-    for k, d in data.flinkagents_agent_config.this : k => d.cleanup_enabled
-    } : { for k in keys(local.operators) : k => (
-      lookup(local.plan_json, k, null) != null ? try(length(flinkagents_cleanup_boundaries.this.boundaries[k].partitions) > 0, false) :
-      can(data.flinkagents_agent_config.asked[k]) ? data.flinkagents_agent_config.asked[k].cleanup_enabled : false
-  ) }
 }
 
 resource "flinkagents_action_state_topic" "this" {
@@ -89,7 +76,8 @@ resource "flinkagents_cleanup_control_topic" "this" {
 data "flinkagents_cleanup_plans" "follow" {
   count = length(local.following) > 0 ? 1 : 0
 
-  jobs = { for k, o in local.following : k => {
+  # Keyed by the operator's name, which its warnings quote.
+  jobs = { for k, o in local.following : coalesce(o.name, k) => {
     checkpoint_dir = o.checkpoint_dir
     savepoint_dir  = o.savepoint_dir
     operator_uid   = o.operator_uid
@@ -101,13 +89,18 @@ data "flinkagents_cleanup_plans" "follow" {
 # Every boundary of the fleet in one resource: Terraform core's cost per
 # object, not Kafka, bounds a nightly run over many operators, and the
 # provider applies the entries side by side (BENCHMARKS.md, "Fleet
-# cleanup"). The topics are named by value and waited for with depends_on.
+# cleanup"). Every operator has an entry, with or without a plan this run:
+# an entry without one keeps the boundary it recorded (a night without news
+# changes nothing), and one that never had a plan is NONE. One operator's
+# refusal holds its entry (a warning naming it) and the others advance. The
+# topics are named by value and waited for with depends_on.
 resource "flinkagents_cleanup_boundaries" "this" {
-  boundaries = { for k, plan in local.plan_json : k => {
-    control_topic      = local.operators[k].control_topic
-    action_state_topic = local.operators[k].action_state_topic
-    plan_json          = plan
+  boundaries = { for k, o in local.operators : k => {
+    control_topic      = o.control_topic
+    action_state_topic = o.action_state_topic
+    plan_json          = lookup(local.plan_json, k, null)
   } }
+  on_refusal = var.on_refusal
 
   depends_on = [flinkagents_action_state_topic.this, flinkagents_cleanup_control_topic.this]
 }
@@ -124,32 +117,19 @@ removed {
   }
 }
 
-# Without bootstrap_servers the provider's are rendered, which only this
-# data source knows: one per operator, read after the boundaries' apply when
-# they change, so the control topic is named once it holds a boundary. Both
-# renderings give the same settings and YAML (module_test.go compares them).
-data "flinkagents_agent_config" "this" {
-  for_each = var.bootstrap_servers == null ? local.operators : {}
-
-  action_state_topic = each.value.action_state_topic
-  control_topic      = each.value.control_topic
-  partitions         = each.value.partitions
-  replication_factor = each.value.replication_factor
-
-  depends_on = [flinkagents_cleanup_boundaries.this]
-}
-
-# With bootstrap_servers, only a followed job with no boundary this run has
-# to ask its control topic whether it holds one; nothing it reads changes in
-# this apply, so it is read at plan time.
-data "flinkagents_agent_config" "asked" {
-  for_each = var.bootstrap_servers == null ? {} : {
-    for k in keys(local.following) : k => local.operators[k] if lookup(local.plan_json, k, null) == null
-  }
-
-  action_state_topic = each.value.action_state_topic
-  control_topic      = each.value.control_topic
-  partitions         = each.value.partitions
-  replication_factor = each.value.replication_factor
-  bootstrap_servers  = var.bootstrap_servers
+# The jobs' configuration, every operator in one read, rendered by the
+# provider as flinkagents_agent_config renders one. Whether a job's control
+# topic is named comes from its boundary entry's cleanup_enabled: true once
+# the control topic holds a committed boundary, and never false again, so a
+# removed plan_json, a skipped night or a failed apply cannot switch restore
+# protection off. Read after the boundaries' apply when they change.
+data "flinkagents_agent_configs" "this" {
+  jobs = { for k, o in local.operators : k => {
+    action_state_topic = o.action_state_topic
+    control_topic      = o.control_topic
+    cleanup_enabled    = flinkagents_cleanup_boundaries.this.boundaries[k].cleanup_enabled
+    partitions         = o.partitions
+    replication_factor = o.replication_factor
+  } }
+  bootstrap_servers = var.bootstrap_servers
 }

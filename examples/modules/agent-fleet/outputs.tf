@@ -19,51 +19,28 @@ output "agent_config" {
     under agent:, ready to merge into the job's Flink configuration) and cleanup_enabled. While the
     control topic holds no committed boundary, cleanup_enabled is false and the options leave
     kafkaActionStateCleanupControlTopic out (the runtime refuses to restore with an empty control
-    topic); once the first boundary is committed it turns true: redeploy the job with the new yaml.
+    topic); once the first boundary is committed it turns true, and stays true: redeploy the job with
+    the new yaml.
   EOT
-  value = var.bootstrap_servers == null ? {
-    for k, d in data.flinkagents_agent_config.this : k => {
-      settings        = d.settings
-      yaml            = d.yaml
-      cleanup_enabled = d.cleanup_enabled
-    }
-    } : {
-    for k, o in local.operators : k => {
-      # What the agent_config data source renders, in its order; strings are
-      # quoted for YAML as JSON strings (a subset of YAML's double quotes).
-      settings = tomap(merge({
-        actionStateStoreBackend                = "kafka"
-        kafkaBootstrapServers                  = join(",", var.bootstrap_servers)
-        kafkaActionStateTopic                  = o.action_state_topic
-        kafkaActionStateTopicNumPartitions     = tostring(o.partitions)
-        kafkaActionStateTopicReplicationFactor = tostring(coalesce(o.replication_factor, 1))
-        kafkaActionStateTombstoneEnabled       = "false"
-      }, local.cleanup_enabled[k] ? { kafkaActionStateCleanupControlTopic = o.control_topic } : {}))
-      yaml            = <<-EOT
-        agent:
-          actionStateStoreBackend: "kafka"
-          kafkaBootstrapServers: ${jsonencode(join(",", var.bootstrap_servers))}
-          kafkaActionStateTopic: ${jsonencode(o.action_state_topic)}
-          kafkaActionStateTopicNumPartitions: ${o.partitions}
-          kafkaActionStateTopicReplicationFactor: ${coalesce(o.replication_factor, 1)}
-          kafkaActionStateTombstoneEnabled: false${local.cleanup_enabled[k] ? "\n  kafkaActionStateCleanupControlTopic: ${jsonencode(o.control_topic)}" : ""}
-        EOT
-      cleanup_enabled = local.cleanup_enabled[k]
-    }
-  }
+  value = { for k, c in data.flinkagents_agent_configs.this.configs : k => {
+    settings        = c.settings
+    yaml            = c.yaml
+    cleanup_enabled = c.cleanup_enabled
+  } }
 }
 
 output "boundaries" {
   description = <<-EOT
-    The operators with a boundary, by key (absent: no plan, or a followed job with no complete point
-    yet or whose point was skipped this run): status (APPLIED once the boundary's records are
-    deleted, COMMITTED while an apply is pending, DELETION_PENDING when records below it are
-    readable again), source_recovery_point (the point the plan came from) and partitions (keyed by
-    partition number: what the apply deletes there, or "nothing to delete").
+    The operators with a boundary, by key (absent: no plan yet, and none recorded): status (APPLIED
+    once the boundary's records are deleted, COMMITTED while an apply is pending, DELETION_PENDING
+    when records below it are readable, NOT_RECORDED when its control topic does not hold it,
+    REFUSED when the plan was refused and the recorded boundary held), source_recovery_point (the
+    point the plan came from) and partitions (keyed by partition number: what the latest change
+    deleted there, or "nothing to delete"). A run with no new plan for an operator keeps its entry.
   EOT
   value = { for k, b in flinkagents_cleanup_boundaries.this.boundaries : k => {
     status                = b.status
-    source_recovery_point = jsondecode(b.plan_json).sourceRecoveryPoint
+    source_recovery_point = b.plan_json == null ? null : jsondecode(b.plan_json).sourceRecoveryPoint
     partitions            = b.partitions
-  } }
+  } if b.status != "NONE" }
 }

@@ -76,9 +76,19 @@ variable "deletion_protection" {
 variable "bootstrap_servers" {
   type        = list(string)
   default     = null
-  description = "Bootstrap servers rendered into the jobs' configuration (host:port). Set it (to the provider's, or to the addresses the jobs use) so the module renders every configuration itself; null: the provider's, through one agent_config data source per operator, which costs Terraform far more at fleet size."
+  description = "Bootstrap servers rendered into the jobs' configuration (host:port), when the jobs reach Kafka by other addresses than Terraform does; null: the provider's."
   validation {
     condition     = var.bootstrap_servers == null || (length(coalesce(var.bootstrap_servers, [])) > 0 && alltrue([for s in coalesce(var.bootstrap_servers, []) : can(regex("^[^,\\s]+$", s))]))
     error_message = "bootstrap_servers must be null or a non-empty list of host:port entries without commas or whitespace."
+  }
+}
+
+variable "on_refusal" {
+  type        = string
+  default     = "hold"
+  description = "What one operator's refused or failed boundary does: \"hold\" holds that operator's boundary, with a warning naming it, and the others advance; \"fail\" stops the whole run with an error."
+  validation {
+    condition     = contains(["hold", "fail"], var.on_refusal)
+    error_message = "on_refusal must be \"hold\" or \"fail\"."
   }
 }

@@ -35,6 +35,7 @@ module "fleet" {
   checkpoint_storage  = var.checkpoint_storage
   deletion_protection = var.deletion_protection
   bootstrap_servers   = var.bootstrap_servers
+  on_refusal          = var.on_refusal
 }
 
 # Where this module kept its resources before it called agent-fleet: states

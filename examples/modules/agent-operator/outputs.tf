@@ -19,11 +19,12 @@ output "agent_config" {
 
 output "boundary" {
   description = <<-EOT
-    Null without a plan (and, following the job, while it has no complete point yet). Otherwise
-    status (APPLIED once the boundary's records are deleted, COMMITTED while an apply is pending,
-    DELETION_PENDING when records below it are readable again), source_recovery_point (the point
-    the plan came from) and partitions (keyed by partition number: what the apply deletes there, or
-    "nothing to delete").
+    Null before the first plan (and, following the job, while it has no complete point yet).
+    Otherwise status (APPLIED once the boundary's records are deleted, COMMITTED while an apply is
+    pending, DELETION_PENDING when records below it are readable, NOT_RECORDED when the control
+    topic does not hold it, REFUSED when the plan was refused), source_recovery_point (the point the
+    plan came from) and partitions (keyed by partition number: what the latest change deleted
+    there, or "nothing to delete"). A run with no new plan keeps the boundary.
   EOT
   value       = try(module.fleet.boundaries["this"], null)
 }

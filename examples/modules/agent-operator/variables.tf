@@ -85,3 +85,13 @@ variable "bootstrap_servers" {
     error_message = "bootstrap_servers must be null or a non-empty list of host:port entries without commas or whitespace."
   }
 }
+
+variable "on_refusal" {
+  type        = string
+  default     = "fail"
+  description = "What a refused or failed boundary does: \"fail\" (one operator: nothing else to advance) stops the run with an error; \"hold\" keeps the recorded boundary and warns."
+  validation {
+    condition     = contains(["hold", "fail"], var.on_refusal)
+    error_message = "on_refusal must be \"hold\" or \"fail\"."
+  }
+}

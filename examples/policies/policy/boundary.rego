@@ -23,6 +23,7 @@ max_records_to_delete := data.params.max_records_to_delete
 boundary_writes contains b if {
 	some rc in changes(boundary_type)
 	writes(rc)
+	not writes_nothing(rc.change.after)
 	b := {"address": rc.address, "before": rc.change.before, "after": rc.change.after, "unknown": object.get(rc.change, "after_unknown", {})}
 }
 
@@ -34,6 +35,7 @@ boundary_writes contains b if {
 	some key, after in rc.change.after.boundaries
 	before := entry_before(rc, key)
 	after != before
+	not writes_nothing(after)
 	b := {"address": sprintf("%s[%q]", [rc.address, key]), "before": before, "after": after, "unknown": entry_unknown(rc, key)}
 }
 
@@ -43,6 +45,19 @@ boundary_writes contains b if {
 	writes(rc)
 	rc.change.after_unknown.boundaries == true
 	b := {"address": rc.address, "before": null, "after": {}, "unknown": {"records_to_delete": true, "plan_json": true, "plan_id": true}}
+}
+
+# A boundary whose plan was refused at plan time and is held (REFUSED), or
+# that has no plan (NONE), writes and deletes nothing in this apply.
+writes_nothing(after) if after.status in {"REFUSED", "NONE"}
+
+# Held boundaries are reported, not denied: the provider already refused
+# them, and the other boundaries of the run go ahead.
+warn contains msg if {
+	some rc in changes(fleet_type)
+	some key, after in rc.change.after.boundaries
+	after.status == "REFUSED"
+	msg := sprintf("[held] %s[%q]: its plan was refused at plan time and is held; the plan's warning says why", [rc.address, key])
 }
 
 entry_before(rc, key) := v if {

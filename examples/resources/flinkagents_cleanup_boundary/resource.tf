@@ -30,9 +30,10 @@ data "flinkagents_cleanup_plan" "followed" {
   savepoint_dir  = "s3://flink-savepoints/orders"
 }
 
-# A job with no complete point yet gives a null plan_json: no boundary then.
+# A job with no complete point yet gives a null plan_json: the boundary is
+# NONE until it has one, and a later run with a skipped point keeps the
+# recorded boundary (no count guard: it would forget the boundary).
 resource "flinkagents_cleanup_boundary" "followed" {
-  count              = data.flinkagents_cleanup_plan.followed.plan_json == null ? 0 : 1
   control_topic      = flinkagents_cleanup_control_topic.orders.name
   action_state_topic = flinkagents_action_state_topic.orders.name
   plan_json          = data.flinkagents_cleanup_plan.followed.plan_json

@@ -1,0 +1,131 @@
+package resources
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
+)
+
+// applyEntry carries out what the plan decided for e and leaves in e what
+// state should hold: the values planned, with those the plan left unknown
+// filled in by what happened. Only a boundary with work to do runs the
+// commit-then-delete protocol (internal/cleanup/apply.go); an unchanged,
+// REFUSED or NONE one only learns a control topic ID created in this
+// apply. It reports whether the protocol ran and succeeded.
+func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, prior *boundaryEntry, diags *diag.Diagnostics) bool {
+	switch {
+	case unchanged(prior, *e), e.Status.ValueString() == statusRefused:
+		return false
+	case e.Status.ValueString() == statusNone:
+		if e.ControlTopicID.IsUnknown() {
+			e.ControlTopicID = types.StringNull()
+			if t, err := kafka.DescribeTopic(ctx, e.ControlTopic.ValueString()); err == nil {
+				e.ControlTopicID = types.StringValue(t.ID.String())
+			}
+		}
+		return false
+	}
+	p, err := cleanupplan.Parse([]byte(e.PlanJSON.ValueString()))
+	if err != nil {
+		// Parsed at plan time already: only a provider changed between plan and apply gets here.
+		r.report(diagnostics.MalformedPlan(path.Root("plan_json"), err), diags)
+		r.failed(e, prior, cleanup.Result{})
+		return false
+	}
+	control := e.ControlTopic.ValueString()
+	res, err := cleanup.Apply(ctx, kafka, cleanup.Request{
+		Plan:           p,
+		ControlTopic:   control,
+		ControlTopicID: knownString(e.ControlTopicID),
+		ExpectedTopic:  knownString(e.ActionStateTopic),
+		Progress: func(step string, fields map[string]any) {
+			tflog.Info(ctx, "cleanup: "+step, fields)
+		},
+	})
+	if err != nil {
+		r.report(clients.CleanupDiag(fmt.Sprintf("applying cleanup plan %s to topic %q through control topic %q", p.ID(), p.Topic, control), err), diags)
+		r.failed(e, prior, res)
+		return false
+	}
+	if res.Redeleted {
+		tflog.Warn(ctx, "cleanup: records below the APPLIED boundary were readable again and were deleted again", map[string]any{"plan_id": p.ID()})
+	}
+	for _, rg := range res.Deleted {
+		tflog.Info(ctx, "cleanup: deleted records", map[string]any{"topic": p.Topic, "partition": rg.Partition, "from": rg.From, "to": rg.To})
+	}
+	e.PlanID = types.StringValue(p.ID())
+	e.ControlTopicID = types.StringValue(res.ControlTopicID)
+	e.Status = types.StringValue(string(cleanupplan.StatusApplied))
+	e.ActionStateTopic = types.StringValue(p.Topic)
+	e.CleanupEnabled = types.BoolValue(true)
+	// The review stays as planned (Terraform requires it); where it was
+	// unknown at plan time (topics created in this apply), it records what
+	// this apply deleted.
+	if e.RecordsToDelete.IsUnknown() {
+		e.RecordsToDelete = types.Int64Value(sumRanges(res.Deleted))
+	}
+	if e.Partitions.IsUnknown() {
+		e.Partitions = tfconv.PartitionSummaries(p.Offsets, res.Target, res.Deleted, nil)
+	}
+	return true
+}
+
+// failed records in e what a failed apply left: the plan COMMITTED when it
+// reached the control topic (the runtime enforces it; the next apply
+// finishes the deletion), otherwise not recorded. What was planned known
+// stays, as Terraform requires; the next refresh reads the same.
+func (r entryRules) failed(e *boundaryEntry, prior *boundaryEntry, res cleanup.Result) {
+	samePlan := prior != nil && prior.PlanID.Equal(e.PlanID) && prior.ControlTopic.Equal(e.ControlTopic)
+	if e.Status.IsUnknown() {
+		switch {
+		case res.Committed && samePlan && prior.Status.ValueString() != statusNotRecorded:
+			e.Status = prior.Status // APPLIED with records readable again, or COMMITTED: still so
+		case res.Committed:
+			e.Status = types.StringValue(string(cleanupplan.StatusCommitted))
+		default:
+			e.Status = types.StringValue(statusNotRecorded)
+		}
+	}
+	if e.CleanupEnabled.IsUnknown() {
+		e.CleanupEnabled = types.BoolValue(latched(prior) || res.Committed)
+	}
+	if e.ControlTopicID.IsUnknown() {
+		e.ControlTopicID = types.StringNull()
+		if res.ControlTopicID != "" {
+			e.ControlTopicID = types.StringValue(res.ControlTopicID)
+		}
+	}
+	if e.RecordsToDelete.IsUnknown() {
+		e.RecordsToDelete = types.Int64Value(0)
+	}
+	if e.Partitions.IsUnknown() {
+		e.Partitions = noPartitions()
+	}
+}
+
+// knownString is v's value, "" when null or unknown.
+func knownString(v types.String) string {
+	if v.IsNull() || v.IsUnknown() {
+		return ""
+	}
+	return v.ValueString()
+}
+
+func sumRanges(ranges []cleanup.Range) int64 {
+	var n int64
+	for _, rg := range ranges {
+		n += rg.To - rg.From
+	}
+	return n
+}
