@@ -38,8 +38,8 @@ func (r *boundariesResource) Schema(ctx context.Context, _ resource.SchemaReques
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A fleet's cleanup boundaries in one resource: each entry is planned and applied as " +
-			"`flinkagents_cleanup_boundary` does one, the entries side by side, so a nightly run costs Terraform one object " +
-			"however many operators it advances. One entry's refusal holds that entry and the others advance. Removing an entry only forgets it.",
+			"`flinkagents_cleanup_boundary` does one, side by side, so a nightly run is one Terraform object. A refused entry " +
+			"is held and the others advance. Removing an entry only forgets it.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "Always `" + boundariesID + "`.",
@@ -68,16 +68,15 @@ func (r *boundariesResource) Schema(ctx context.Context, _ resource.SchemaReques
 					},
 					"plan_json": schema.StringAttribute{
 						Optional: true, Computed: true, CustomType: planJSONType{},
-						MarkdownDescription: "The cleanup plan, as for `flinkagents_cleanup_boundary`: " +
-							"`data.flinkagents_cleanup_plans.<name>.plans[<key>]` or a Java-tool plan file, parsed strictly. Null keeps the " +
-							"plan in state (a night with no new plan changes nothing); with none in state, the control topic's newest recorded " +
-							"plan is adopted, or the entry is `NONE`.",
+						MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plans.<name>.plans[<key>]` or a Java-tool plan " +
+							"file, parsed strictly. Null keeps the plan in state (a night without a new plan changes nothing); with none, the " +
+							"control topic's newest plan is adopted, or the entry is `NONE`.",
 					},
 					"plan_id":          computed("The plan's ID."),
 					"control_topic_id": computed("The control topic's ID (Java form). Apply refuses, before writing, a control topic whose ID changed since the plan."),
-					"status": computed("`APPLIED`; `COMMITTED` while an interrupted apply is pending; `DELETION_PENDING` when records below " +
-						"the recorded boundary are readable; `NOT_RECORDED` when the control topic does not hold the plan; `REFUSED` when the " +
-						"plan was refused at plan time and is held (a warning says why); `NONE` with no plan. Unknown at plan time when the apply has work to do."),
+					"status": computed("`APPLIED`; `COMMITTED` while an apply is pending; `DELETION_PENDING` when records below the " +
+						"boundary are readable; `NOT_RECORDED`; `REFUSED` when the plan was refused and is held (a warning says why); " +
+						"`NONE` without a plan. Known after apply when there is work to do."),
 					"records_to_delete": schema.Int64Attribute{
 						Computed: true,
 						MarkdownDescription: "The records the apply of this change deletes, previewed at plan time, and kept after the apply. " +

@@ -43,9 +43,8 @@ func restorableAttributes() map[string]schema.Attribute {
 		"recovery_points": schema.ListNestedAttribute{
 			Optional: true, WriteOnly: true,
 			MarkdownDescription: "The recovery points to check this boundary against, usually " +
-				"`data.flinkagents_cleanup_plan.<name>.recovery_points`. The points the boundary would make unrestorable are listed in " +
-				"`unrestorable_points`. Write-only (Terraform 1.11 or OpenTofu 1.11 and later): read at plan time and never stored, " +
-				"so a new checkpoint that does not move the boundary plans no change.",
+				"`data.flinkagents_cleanup_plan.<name>.recovery_points`; those it makes unrestorable are in `unrestorable_points`. " +
+				"Write-only (Terraform 1.11+): never stored, so a new checkpoint plans no change.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"path":          schema.StringAttribute{Required: true, WriteOnly: true, MarkdownDescription: "The point's path, as `keep_restorable` matches it."},
 				"kind":          schema.StringAttribute{Optional: true, WriteOnly: true, MarkdownDescription: "`checkpoint` or `savepoint` (informational)."},

@@ -55,10 +55,9 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"plan_json": schema.StringAttribute{
 				Optional: true, Computed: true, CustomType: planJSONType{},
-				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json` or a Java-tool plan file " +
-					"(`file(\"plan.json\")`), parsed strictly. Its `offsets` are the per-partition review. Null keeps the plan in state " +
-					"(a run with no new plan, such as a skipped recovery point, changes nothing); with none in state, the control topic's " +
-					"newest recorded plan is adopted, or `status` is `NONE`.",
+				MarkdownDescription: "The cleanup plan: `data.flinkagents_cleanup_plan.<name>.plan_json` or a Java-tool plan file, " +
+					"parsed strictly. Null keeps the plan in state (a run without a new plan changes nothing); with none, the control " +
+					"topic's newest plan is adopted, or `status` is `NONE`.",
 			},
 			"plan_id":               computed("The plan's ID (SHA-256 over its contents, as the Java tool computes it)."),
 			"topic":                 computed("The action-state topic the plan cleans."),
@@ -66,10 +65,9 @@ func (r *boundaryResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"source_recovery_point": computed("The checkpoint or savepoint path the plan was derived from."),
 			"partitions": schema.MapAttribute{
 				Computed: true, ElementType: types.StringType,
-				MarkdownDescription: "One line per partition, keyed by the partition in decimal: what the apply of this change deletes " +
-					"(`deletes 50 records from offset 150`) or `nothing to delete`, and the recorded boundary where a " +
-					"higher plan was recorded elsewhere. Previewed at plan time when the topics exist, and kept after the apply: " +
-					"a refresh does not rewrite it.",
+				MarkdownDescription: "One line per partition, keyed in decimal: what the apply of this change deletes " +
+					"(`deletes 50 records from offset 150`) or `nothing to delete`, and a higher boundary recorded elsewhere. " +
+					"Previewed at plan time, kept after the apply.",
 			},
 			"status": computed("`APPLIED`; `COMMITTED` while an interrupted apply is pending; `DELETION_PENDING` when records below " +
 				"the recorded boundary are readable; `NOT_RECORDED` when the control topic does not hold the plan; `NONE` without a plan. " +
