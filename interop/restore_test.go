@@ -121,6 +121,71 @@ output "settings" {
 			t.Errorf("%s from a checkpoint below the boundary: want a refusal, got %v\n%s", op, err, out)
 		}
 	}
+
+	// The plans go (a removed plan_json, a night without a point): the
+	// boundaries stay, and so does restore protection in both renderings.
+	// A start without a recovery marker is refused under what they render,
+	// as the runtime refuses it once a boundary is committed.
+	w.Write("main.tf", config(false))
+	w.Terraform("apply", "-auto-approve")
+	if out, err := w.TerraformErr("plan", "-detailed-exitcode"); err != nil {
+		t.Errorf("the plan after removing the plans is not empty (%v):\n%s", err, out)
+	}
+	later := settings()
+	var checks []restoreCheck
+	for _, op := range ops {
+		if later[op]["kafkaActionStateCleanupControlTopic"] != topic(op, "cleanup-control") {
+			t.Errorf("%s without its plan no longer names its control topic: %v", op, later[op])
+		}
+		checks = append(checks,
+			restoreCheck{Name: op + "/no-marker", Settings: later[op]},
+			restoreCheck{Name: op + "/at-boundary", Settings: later[op], MarkerTopic: topic(op, "action-state"), MarkerTopicID: ids[op], Marker: map[string]int64{"0": 3, "1": 3}})
+	}
+	verdicts := restoreChecks(t, e.Brokers, checks)
+	for _, op := range ops {
+		if v := verdicts[op+"/no-marker"]; !strings.HasPrefix(v, "refused: Cannot initialize Kafka action state store") || !strings.Contains(v, "without a recovery marker") {
+			t.Errorf("%s: a start without a marker after the first boundary: %q, want the runtime's refusal", op, v)
+		}
+		if v := verdicts[op+"/at-boundary"]; v != "accepted" {
+			t.Errorf("%s: a restore at the boundary: %q, want accepted", op, v)
+		}
+	}
+}
+
+// restoreCheck is one check of the interop CLI's restore-check-batch: a
+// job's rendered settings and the marker of the point it restores from
+// (none: a start without one).
+type restoreCheck struct {
+	Name          string            `json:"name"`
+	Settings      map[string]string `json:"settings"`
+	MarkerTopic   string            `json:"markerTopic,omitempty"`
+	MarkerTopicID string            `json:"markerTopicId,omitempty"`
+	Marker        map[string]int64  `json:"marker"`
+}
+
+// restoreChecks runs the runtime's restore check on each of checks in one
+// JVM and returns each verdict by name: "accepted" or "refused: MESSAGE".
+func restoreChecks(t *testing.T, brokers []string, checks []restoreCheck) map[string]string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "checks.json")
+	b, err := json.Marshal(checks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := javaExit(t, "restore-check-batch", "--bootstrap", strings.Join(brokers, ","), "--checks", file, "--timeout-ms", "20000")
+	if err != nil {
+		t.Fatalf("restore-check-batch: %v\n%s", err, out)
+	}
+	verdicts := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if name, verdict, ok := strings.Cut(line, " "); ok {
+			verdicts[name] = verdict
+		}
+	}
+	return verdicts
 }
 
 // javaExit runs the interop CLI and returns stdout and stderr together,

@@ -54,6 +54,10 @@ public final class Main {
             "            [KAFKA OPTIONS]",
             "                             the runtime's restore check of a job configured by FILE (its agent: options as a",
             "                             JSON object) from a checkpoint holding that marker; prints 'restore accepted ...'",
+            "  restore-check-batch --bootstrap HOST:PORT --checks FILE [KAFKA OPTIONS]",
+            "                             the same for each check of FILE (a JSON array of {name, settings, markerTopic,",
+            "                             markerTopicId, marker: {P: O} or null for a start without one}); prints",
+            "                             'NAME accepted' or 'NAME refused: MESSAGE' per check",
             "",
             "  KAFKA OPTIONS: --security-file PROPERTIES (merged into the client config), --timeout-ms N (default 60000)",
             "  exit status: 0 ok, 1 validation or runtime failure (stderr says why), 2 usage",
@@ -88,6 +92,7 @@ public final class Main {
                 case "write-committed" -> writeCommitted(rest, out);
                 case "write-raw" -> writeRaw(rest, out);
                 case "restore-check" -> restoreCheck(rest, out);
+                case "restore-check-batch" -> restoreCheckBatch(rest, out);
                 case "-h", "--help", "help" -> out.print(USAGE_TEXT);
                 default -> throw new UsageException("unknown command " + args[0]);
             }
@@ -211,6 +216,13 @@ public final class Main {
         SortedMap<Integer, Long> boundary = RestoreCheck.check(settings, marker, kafka::readControl);
         out.println("restore accepted" + (boundary.isEmpty()
                 ? " (no cleanup control topic configured)" : " above boundary " + formatOffsets(boundary)));
+    }
+
+    private static void restoreCheckBatch(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, union(KAFKA_OPTIONS, Set.of("--checks")), Set.of());
+        requireNoPositional(options);
+        KafkaCommands kafka = kafka(options);
+        RestoreBatch.run(PlanJson.MAPPER.readTree(readFile(options.required("--checks"))), kafka::readControl, out);
     }
 
     private static KafkaCommands kafka(Options options) throws UsageException, IOException {

@@ -31,9 +31,15 @@ final class RestoreCheck {
 
     private RestoreCheck() {}
 
+    /** The runtime's refusal of a start without a recovery marker once a boundary is committed. */
+    static final String NO_MARKER_BELOW_BOUNDARY = "Cannot initialize Kafka action state store for topic %s without a "
+            + "recovery marker because cleanup boundary %s is committed";
+
     /**
      * Returns the control topic's effective boundary the restore was checked against (empty when
-     * the job has no control topic configured), or throws the runtime's refusal.
+     * the job has no control topic configured), or throws the runtime's refusal. A null marker is
+     * a start without one (a job started fresh, or from a point taken before markers): with a
+     * committed boundary the records it would replay from the start are gone, so it is refused.
      */
     static SortedMap<Integer, Long> check(Map<String, String> settings, Marker marker, ControlLogSource logs)
             throws Exception {
@@ -41,7 +47,7 @@ final class RestoreCheck {
         if (topic == null || topic.trim().isEmpty()) {
             throw new ValidationException(KEY_TOPIC + " is not set");
         }
-        if (!topic.equals(marker.topic())) {
+        if (marker != null && !topic.equals(marker.topic())) {
             throw new ValidationException("recovery marker names topic " + marker.topic()
                     + " but the job is configured with " + KEY_TOPIC + "=" + topic);
         }
@@ -62,6 +68,9 @@ final class RestoreCheck {
         }
         if (boundary.isEmpty()) {
             throw new IllegalStateException(NO_COMMITTED_BOUNDARY);
+        }
+        if (marker == null) {
+            throw new IllegalStateException(String.format(NO_MARKER_BELOW_BOUNDARY, topic, boundary));
         }
         List<ControlLog.Entry> entries = log.entries();
         Plan recorded = entries.get(entries.size() - 1).plan();

@@ -66,4 +66,18 @@ class RestoreCheckTest {
                 RestoreCheck.KEY_CONTROL_TOPIC, "control");
         assertThrows(ValidationException.class, () -> RestoreCheck.check(both, marker(9, 9), holding()));
     }
+
+    @Test
+    void startWithoutMarkerIsRefusedOnceABoundaryIsCommitted() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> RestoreCheck.check(WITH_CONTROL, null, holding(ControlLogTest.plan("chk-1", 3, 4))));
+        assertEquals(String.format(RestoreCheck.NO_MARKER_BELOW_BOUNDARY, "data", Map.of(0, 3L, 1, 4L)), e.getMessage());
+    }
+
+    @Test
+    void startWithoutMarkerOrControlTopicIsAccepted() throws Exception {
+        assertTrue(RestoreCheck.check(Map.of(RestoreCheck.KEY_TOPIC, "data"), null, topic -> {
+            throw new AssertionError("the control topic must not be read");
+        }).isEmpty());
+    }
 }
