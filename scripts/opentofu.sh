@@ -77,8 +77,13 @@ fi
 # resolve on OpenTofu's registry, so the test harness serves the provider
 # under registry.opentofu.org.
 unset KAFKA_BOOTSTRAP_SERVERS FLINKAGENTS_ACC_PROVIDER_HCL
+# The scheduled-cleanup pipeline test (examples/modules/agent-fleet, tag
+# interop) checks every retained point with the runtime's restore check,
+# which the interop jar runs.
+"$root/scripts/build-interop.sh"
+export FLINKAGENTS_INTEROP_JAR=$root/interop/java/target/flinkagents-interop.jar
 start=$(date +%s)
 # shellcheck disable=SC2086 # packages and gotest are word lists
 TF_ACC=1 TF_ACC_TERRAFORM_PATH="$tofu" TF_ACC_PROVIDER_HOST=registry.opentofu.org \
-  $gotest -count=1 -timeout 30m $packages
+  $gotest -tags interop -count=1 -timeout 30m $packages
 echo "opentofu: acceptance suite under OpenTofu $version passed in $(($(date +%s) - start))s"

@@ -54,7 +54,17 @@ func TestCleanupBoundaryRecoveryPoints(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("unrestorable_points").AtSliceIndex(0).AtMapKey("path"), knownvalue.StringExact("file:/sp/savepoint-old-topic")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("APPLIED")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("recovery_points"), knownvalue.Null()),
 				},
+			},
+			{
+				// A new checkpoint, and the old point retired: the boundary
+				// does not move, so nothing is planned (recovery_points is
+				// write-only; the review stands).
+				Config: config(list(same, point("file:/cp/job/chk-3", `{ "0" = 8, "1" = 8, "2" = 8 }`)), ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(),
+				}},
 			},
 		},
 	})
