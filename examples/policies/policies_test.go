@@ -528,6 +528,14 @@ func testFleetPolicies(t *testing.T, providers string) {
 	expectDenied(t, "orders backward", deny(t, backward, nil),
 		"[boundary-forward] "+orders+": partition 0", "[boundary-forward] "+orders+": partition 1", "[boundary-forward] "+orders+": partition 2")
 
+	// A real backward move is held by the provider (REFUSED), with
+	// payments advancing: it writes nothing, so no rule denies it.
+	held := w.plan(config(5, 20))
+	if got := entry(held, "orders")["status"]; got != "REFUSED" {
+		t.Fatalf("orders moving backward is planned %v, want REFUSED", got)
+	}
+	allowed(t, "orders held, payments forward", deny(t, held, nil))
+
 	// (e) an entry whose preview is unknown, and a map unknown as a whole.
 	unknownEntry := clone(t, forward)
 	delete(entry(unknownEntry, "orders"), "records_to_delete")

@@ -269,3 +269,23 @@ func TestAccCleanupBoundariesRefusals(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestAccCleanupBoundariesTopicGoneAtPlanTime: an operator whose
+// action-state topic was deleted is held with a warning saying the topic
+// is gone (not "recreated"), and the other operators advance.
+func TestAccCleanupBoundariesTopicGoneAtPlanTime(t *testing.T) {
+	f := newFleetEnv(t, "orders", "payments")
+	w := f.Workdir()
+	w.Write("main.tf", requiredProviders+f.config(t, map[string]int64{"orders": 10, "payments": 10}))
+	w.Terraform("apply", "-auto-approve")
+	f.DeleteTopic(f.ops["orders"].data)
+	w.Write("main.tf", requiredProviders+f.config(t, map[string]int64{"orders": 20, "payments": 20}))
+	out := strings.Join(strings.Fields(string(w.Terraform("apply", "-auto-approve"))), " ")
+	want := fmt.Sprintf(`Warning: Boundary "orders" Held: Action-State Topic Is Gone .* action-state topic %q does not exist`, f.ops["orders"].data)
+	if !regexp.MustCompile(want).MatchString(out) || strings.Contains(out, "Recreated") {
+		t.Errorf("no warning saying orders' topic is gone:\n%s", out)
+	}
+	if err := f.starts("payments", 20)(nil); err != nil {
+		t.Error(err)
+	}
+}
