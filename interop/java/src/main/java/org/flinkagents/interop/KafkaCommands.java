@@ -64,18 +64,43 @@ final class KafkaCommands {
 
     /** Reads partition 0 from its beginning to its read_committed end offset. */
     ControlLog readControl(String topic) throws Exception {
-        requireTopic(topic);
+        try (ControlReader reader = controlReader()) {
+            return reader.read(topic);
+        }
+    }
+
+    /**
+     * A reader of control topics that keeps one consumer for many reads, as a batch of restore
+     * checks needs: a consumer's start costs more than a small control topic's read.
+     */
+    ControlReader controlReader() {
         Properties props = copyOfConnection();
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        // A control topic is small and read to its end: a fetch that waits the default 500 ms for
+        // more bytes only delays each read.
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
+        return new ControlReader(new KafkaConsumer<>(props), timeout);
+    }
 
-        ControlLog log = new ControlLog();
-        TopicPartition tp = new TopicPartition(topic, CONTROL_PARTITION);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+    /** One consumer reading control topics one after another. */
+    static final class ControlReader implements AutoCloseable {
+        private final KafkaConsumer<String, String> consumer;
+        private final Duration timeout;
+
+        ControlReader(KafkaConsumer<String, String> consumer, Duration timeout) {
+            this.consumer = consumer;
+            this.timeout = timeout;
+        }
+
+        ControlLog read(String topic) throws Exception {
+            requireTopic(consumer, topic, timeout);
+            ControlLog log = new ControlLog();
+            TopicPartition tp = new TopicPartition(topic, CONTROL_PARTITION);
+            long deadline = System.nanoTime() + timeout.toNanos();
             consumer.assign(List.of(tp));
             long begin = consumer.beginningOffsets(List.of(tp), timeout).get(tp);
             // Under read_committed this is the last stable offset.
@@ -94,8 +119,13 @@ final class KafkaCommands {
                     log.apply(record.offset(), record.key(), record.value());
                 }
             }
+            return log;
         }
-        return log;
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
     }
 
     /** Appends {@code record}, keyed by its plan ID, and waits for the acks=all acknowledgement. */
@@ -175,8 +205,15 @@ final class KafkaCommands {
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        List<PartitionInfo> partitions;
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            requireTopic(consumer, topic, timeout);
+        }
+    }
+
+    /** requireTopic through a consumer already open. */
+    private static void requireTopic(KafkaConsumer<String, String> consumer, String topic, Duration timeout) throws Exception {
+        List<PartitionInfo> partitions;
+        try {
             partitions = consumer.partitionsFor(topic, timeout);
         } catch (UnknownTopicOrPartitionException e) {
             throw new ValidationException("topic " + topic + " does not exist");

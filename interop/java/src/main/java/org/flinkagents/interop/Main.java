@@ -221,8 +221,9 @@ public final class Main {
     private static void restoreCheckBatch(List<String> args, PrintStream out) throws Exception {
         Options options = Options.parse(args, union(KAFKA_OPTIONS, Set.of("--checks")), Set.of());
         requireNoPositional(options);
-        KafkaCommands kafka = kafka(options);
-        RestoreBatch.run(PlanJson.MAPPER.readTree(readFile(options.required("--checks"))), kafka::readControl, out);
+        try (KafkaCommands.ControlReader reader = kafka(options).controlReader()) {
+            RestoreBatch.run(PlanJson.MAPPER.readTree(readFile(options.required("--checks"))), reader::read, out);
+        }
     }
 
     private static KafkaCommands kafka(Options options) throws UsageException, IOException {

@@ -2,6 +2,7 @@ package org.flinkagents.interop;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintStream;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -21,10 +22,20 @@ final class RestoreBatch {
      * "markerTopicId", "marker": {"partition": offset} or null} and prints, per check, one line
      * "NAME accepted" or "NAME refused: MESSAGE", in order.
      */
-    static void run(JsonNode checks, RestoreCheck.ControlLogSource logs, PrintStream out) throws Exception {
+    static void run(JsonNode checks, RestoreCheck.ControlLogSource source, PrintStream out) throws Exception {
         if (!checks.isArray()) {
             throw new ValidationException("the checks file must hold a JSON array");
         }
+        // Each control topic is read once per batch: the checks of one job's points share it.
+        Map<String, ControlLog> read = new HashMap<>();
+        RestoreCheck.ControlLogSource logs = topic -> {
+            ControlLog log = read.get(topic);
+            if (log == null) {
+                log = source.read(topic);
+                read.put(topic, log);
+            }
+            return log;
+        };
         for (JsonNode c : checks) {
             String name = c.path("name").asText();
             Map<String, String> settings = new LinkedHashMap<>();
