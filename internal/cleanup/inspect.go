@@ -26,6 +26,10 @@ type Inspection struct {
 	// [boundary, start): deleted out of band, so restores from checkpoints
 	// whose markers lie there can no longer replay them.
 	GonePast []Range
+	// TopicID and Starts are the action-state topic's ID and start offsets
+	// as read when it was compared (empty otherwise).
+	TopicID string
+	Starts  map[int32]int64
 	// Uncompared says why the topic could not be compared with the history
 	// (the action-state topic is gone, was recreated, or changed
 	// partitions); nil when it was compared or nothing is recorded.
@@ -45,7 +49,8 @@ func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, err
 		return ins, nil
 	}
 	pair := permissions.Input{ActionStateTopic: latest.Plan.Topic, ControlTopic: controlTopic}
-	if _, err := checkIdentity(ctx, k, latest.Plan); err != nil {
+	topic, err := checkIdentity(ctx, k, latest.Plan)
+	if err != nil {
 		if errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrPartitionSetChanged) || errors.Is(err, ErrActionStateTopicGone) {
 			ins.Uncompared = err
 			return ins, nil
@@ -56,6 +61,7 @@ func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, err
 	if err != nil {
 		return Inspection{}, explainRefusal(err, pair, nothingChanged)
 	}
+	ins.TopicID, ins.Starts = topic.ID.String(), starts
 	ins.Remaining = Remaining(log.Boundary(), starts)
 	ins.GonePast = GonePast(log.Boundary(), starts)
 	return ins, nil

@@ -22,7 +22,7 @@ import (
 // filled in by what happened. Only a boundary with work to do runs the
 // commit-then-delete protocol (internal/cleanup/apply.go); an unchanged,
 // REFUSED or NONE one only learns a control topic ID created in this
-// apply. It reports whether the protocol ran and succeeded.
+// apply. It reports whether the protocol ran, successfully or not.
 func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, prior *boundaryEntry, diags *diag.Diagnostics) bool {
 	switch {
 	case unchanged(prior, *e), e.Status.ValueString() == statusRefused:
@@ -56,7 +56,7 @@ func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Client
 	if err != nil {
 		r.report(clients.CleanupDiag(fmt.Sprintf("applying cleanup plan %s to topic %q through control topic %q", p.ID(), p.Topic, control), err), diags)
 		r.failed(e, prior, res)
-		return false
+		return true
 	}
 	if res.Redeleted {
 		tflog.Warn(ctx, "cleanup: records below the APPLIED boundary were readable again and were deleted again", map[string]any{"plan_id": p.ID()})

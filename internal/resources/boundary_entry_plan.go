@@ -26,6 +26,9 @@ type entryPlanning struct {
 	at         path.Path
 	prior      *boundaryEntry // nil when the boundary is new
 	configured boundaryEntry  // the configuration's values
+	// facts is what the refresh read (boundary_entry_facts.go), the source
+	// of the review when there is a prior state; nil otherwise.
+	facts *entryFacts
 	// plan is the plan to preview against the live topics, once parsed.
 	plan cleanupplan.Plan
 	// next says what planLive has to do.
@@ -156,6 +159,12 @@ func (pl *entryPlanning) refuse(e *boundaryEntry, pv *cleanup.Preview, d diag.Di
 	e.Status = types.StringValue(statusRefused)
 	e.RecordsToDelete = types.Int64Value(0)
 	e.Partitions = noPartitions()
+	if p, err := cleanupplan.Parse([]byte(e.PlanJSON.ValueString())); err == nil && !e.PlanJSON.IsNull() && !e.PlanJSON.IsUnknown() {
+		// What the refused change would delete, by the refresh's facts: the
+		// same review whether the refusal is seen at plan time or only when
+		// Terraform plans again at apply (nothing is deleted either way).
+		pl.reviewFromFacts(e, p)
+	}
 	e.ControlTopicID = types.StringNull()
 	if pl.prior != nil && pl.prior.ControlTopic.Equal(e.ControlTopic) {
 		e.ControlTopicID = pl.prior.ControlTopicID
@@ -204,9 +213,28 @@ func (pl *entryPlanning) preview(ctx context.Context, clients *providerdata.Clie
 	if e.ControlTopicID.IsUnknown() {
 		e.ControlTopicID = types.StringValue(pv.ControlTopicID)
 	}
+	if pl.reviewFromFacts(e, p) {
+		return
+	}
 	e.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)
 	e.Partitions = tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast)
 	pl.target = pv.Target
+}
+
+// reviewFromFacts fills e's review of plan p from what the refresh read,
+// when it read this topic: the plan Terraform makes again at apply time
+// then shows the same review, whatever happened in Kafka since (the apply
+// checks that again).
+func (pl *entryPlanning) reviewFromFacts(e *boundaryEntry, p cleanupplan.Plan) bool {
+	if pl.facts == nil {
+		return false
+	}
+	target, records, partitions, ok := pl.facts.review(p)
+	if !ok {
+		return false
+	}
+	e.RecordsToDelete, e.Partitions, pl.target = types.Int64Value(records), partitions, target
+	return true
 }
 
 // lookup plans a boundary given no plan and holding none in state: the

@@ -21,8 +21,10 @@ import (
 // boundary recorded or advanced elsewhere, or records readable again below
 // it, show. The review (records_to_delete, partitions) stays what was
 // planned and applied; only an entry without one (imported, or from an
-// older provider) is given the current one. An error leaves e as it was.
-func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, diags *diag.Diagnostics) {
+// older provider) is given the current one. An error leaves e as it was. It
+// returns what it read for the next plan's review (boundary_entry_facts.go),
+// nil when it could not compare the topics.
+func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, diags *diag.Diagnostics) *entryFacts {
 	control := e.ControlTopic.ValueString()
 	status := e.Status.ValueString()
 	ins, err := cleanup.Inspect(ctx, kafka, control)
@@ -34,19 +36,20 @@ func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients
 		if status != statusNone && status != statusRefused {
 			e.Status = types.StringValue(statusNotRecorded)
 		}
-		return
+		return nil
 	}
 	if err != nil {
 		r.report(clients.CleanupDiag(fmt.Sprintf("reading cleanup boundaries from control topic %q", control), err), diags)
-		return
+		return nil
 	}
 	if !e.ControlTopicID.IsNull() && !e.ControlTopicID.IsUnknown() && e.ControlTopicID.ValueString() != ins.ControlTopicID {
 		r.report(diagnostics.ControlTopicRecreated(control, e.ControlTopicID.ValueString(), ins.ControlTopicID), diags)
 	}
 	e.ControlTopicID = types.StringValue(ins.ControlTopicID)
 	e.CleanupEnabled = types.BoolValue(e.CleanupEnabled.ValueBool() || len(ins.Log.Boundary()) > 0)
+	facts := factsFrom(ins)
 	if status == statusNone || status == statusRefused {
-		return // the plan looks at these again
+		return facts // the plan looks at these again
 	}
 	recorded, isRecorded := ins.Log.Lookup(e.PlanID.ValueString())
 	e.Status = types.StringValue(statusNotRecorded)
@@ -55,7 +58,7 @@ func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients
 	}
 	if ins.Uncompared != nil {
 		r.report(diagnostics.HistoryNotCompared(control, ins.Uncompared), diags)
-		return
+		return nil
 	}
 	if len(ins.Remaining) > 0 && recorded.Status == cleanupplan.StatusApplied {
 		// The effective boundary's records are not all gone: show the
@@ -70,6 +73,7 @@ func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients
 		e.RecordsToDelete = types.Int64Value(sumRanges(ins.Remaining))
 		e.Partitions = tfconv.PartitionSummaries(recorded.Plan.Offsets, ins.Log.Boundary(), ins.Remaining, ins.GonePast)
 	}
+	return facts
 }
 
 // belowEffectiveBoundary says what the control topic records about the

@@ -49,15 +49,21 @@ func (r *boundariesResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	keys := slices.Sorted(maps.Keys(entries))
 	read := make([]boundaryEntry, len(keys))
+	found := make([]*entryFacts, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
 	eachEntry(len(keys), func(i int) {
 		read[i] = entries[keys[i]]
-		state.rules(keys[i]).readEntry(ctx, r.clients, kafka, &read[i], &said[i])
+		found[i] = state.rules(keys[i]).readEntry(ctx, r.clients, kafka, &read[i], &said[i])
 	})
+	facts := map[string]entryFacts{}
 	for i, key := range keys {
 		resp.Diagnostics.Append(said[i]...)
 		entries[key] = read[i]
+		if found[i] != nil {
+			facts[key] = *found[i]
+		}
 	}
+	keepFacts(ctx, resp.Private, facts, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -79,7 +85,14 @@ func (r *boundariesResource) Update(ctx context.Context, req resource.UpdateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.applyAll(ctx, timeout, &plan, prior, &resp.Diagnostics)
+	ran := r.applyAll(ctx, timeout, &plan, prior, &resp.Diagnostics)
+	// What the refresh read before is stale for the entries just applied:
+	// the next plan reviews them from Kafka unless a refresh reads again.
+	facts := factsOf(ctx, req.Private)
+	for _, key := range ran {
+		delete(facts, key)
+	}
+	keepFacts(ctx, resp.Private, facts, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -88,32 +101,38 @@ func (r *boundariesResource) Update(ctx context.Context, req resource.UpdateRequ
 // the plan left unknown filled in by what happened, a failed one included
 // (its status says where it stands), so the next refresh reads the same
 // and the next plan proposes it again while the others keep their progress.
-func (r *boundariesResource) applyAll(ctx context.Context, timeout time.Duration, plan *boundariesModel, prior map[string]boundaryEntry, diags *diag.Diagnostics) {
+// It returns the keys of the entries whose protocol ran.
+func (r *boundariesResource) applyAll(ctx context.Context, timeout time.Duration, plan *boundariesModel, prior map[string]boundaryEntry, diags *diag.Diagnostics) (ran []string) {
 	plan.ID = types.StringValue(boundariesID)
 	entries := entriesOf(ctx, plan.Boundaries, diags)
 	if diags.HasError() {
-		return
+		return nil
 	}
 	keys := slices.Sorted(maps.Keys(entries))
 	kafka, d := r.clients.KafkaClient(ctx, fmt.Sprintf("applying %d cleanup boundaries", len(keys)))
 	if diags.Append(d...); diags.HasError() {
-		return
+		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	done := make([]boundaryEntry, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
+	protocol := make([]bool, len(keys))
 	eachEntry(len(keys), func(i int) {
 		done[i] = entries[keys[i]]
 		var before *boundaryEntry
 		if e, had := prior[keys[i]]; had {
 			before = &e
 		}
-		plan.rules(keys[i]).applyEntry(ctx, r.clients, kafka, &done[i], before, &said[i])
+		protocol[i] = plan.rules(keys[i]).applyEntry(ctx, r.clients, kafka, &done[i], before, &said[i])
 	})
 	for i, key := range keys {
 		diags.Append(said[i]...)
 		entries[key] = done[i]
+		if protocol[i] {
+			ran = append(ran, key)
+		}
 	}
 	plan.Boundaries = entriesValue(ctx, entries, diags)
+	return ran
 }

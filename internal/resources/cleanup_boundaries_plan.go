@@ -49,6 +49,7 @@ func (r *boundariesResource) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.Diagnostics.Append(diagnostics.BoundaryEntriesForgotten(gone))
 	}
 
+	facts := factsOf(ctx, req.Private)
 	keys := slices.Sorted(maps.Keys(planned))
 	plannings := make([]entryPlanning, len(keys))
 	entries := make([]boundaryEntry, len(keys))
@@ -58,6 +59,9 @@ func (r *boundariesResource) ModifyPlan(ctx context.Context, req resource.Modify
 		pl.entryRules, pl.at, pl.configured = plan.rules(key), entryPath(key), configured[key]
 		if before, had := prior[key]; had {
 			pl.prior = &before
+			if f, read := facts[key]; read {
+				pl.facts = &f
+			}
 		}
 		entries[i] = planned[key]
 		pl.planStatic(r.clients, &entries[i], &resp.Diagnostics)

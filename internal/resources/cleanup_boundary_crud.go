@@ -35,9 +35,15 @@ func (r *boundaryResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	if singleRules.readEntry(ctx, r.clients, kafka, &state.boundaryEntry, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	facts := singleRules.readEntry(ctx, r.clients, kafka, &state.boundaryEntry, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
+	read := map[string]entryFacts{}
+	if facts != nil {
+		read[""] = *facts
+	}
+	keepFacts(ctx, resp.Private, read, &resp.Diagnostics)
 	state.ID = types.StringValue(control)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -54,6 +60,8 @@ func (r *boundaryResource) Update(ctx context.Context, req resource.UpdateReques
 	if r.apply(ctx, timeout, &plan, &state.boundaryEntry, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
+	// Stale once applied: the next plan reviews from Kafka unless a refresh reads again.
+	keepFacts(ctx, resp.Private, map[string]entryFacts{}, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

@@ -37,6 +37,9 @@ func (r *boundaryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	pl := entryPlanning{entryRules: singleRules, at: path.Empty(), configured: config.boundaryEntry}
 	if state != nil {
 		pl.prior = &state.boundaryEntry
+		if f, read := factsOf(ctx, req.Private)[""]; read {
+			pl.facts = &f
+		}
 	}
 	pl.planStatic(r.clients, &plan.boundaryEntry, &resp.Diagnostics)
 	if pl.next != entryDone && !resp.Diagnostics.HasError() {

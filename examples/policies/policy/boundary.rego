@@ -75,6 +75,7 @@ entry_unknown(rc, key) := u if {
 # check cannot see because it reads only the new control topic).
 deny contains msg if {
 	some b in boundary_writes
+	same_topic(b)
 	before := plan_offsets(b.before)
 	after := plan_offsets(b.after)
 	is_object(before)
@@ -88,6 +89,7 @@ deny contains msg if {
 
 deny contains msg if {
 	some b in boundary_writes
+	same_topic(b)
 	before := plan_offsets(b.before)
 	after := plan_offsets(b.after)
 	is_object(before)
@@ -95,6 +97,25 @@ deny contains msg if {
 	object.keys(before) != object.keys(after)
 	msg := sprintf("[boundary-forward] %s: the partition set changes from %v to %v", [b.address, sort(object.keys(before)), sort(object.keys(after))])
 }
+
+# A plan for another topic ID than the boundary's previous plan starts a new
+# history (the topic was deleted and recreated, and the provider records it
+# only in a control topic that holds none of the old one's plans): its
+# offsets cannot be compared with the old ones, so it needs an approval
+# after review instead.
+deny contains msg if {
+	some b in boundary_writes
+	before := plan_topic_id(b.before)
+	after := plan_topic_id(b.after)
+	before != after
+	not approved(b.after.plan_id)
+	msg := sprintf("[new-history] %s: the plan is for topic ID %s, the previous one for %s (the topic was recreated); review it and approve plan ID %v in approvals.json",
+		[b.address, after, before, b.after.plan_id])
+}
+
+same_topic(b) if plan_topic_id(b.before) == plan_topic_id(b.after)
+
+plan_topic_id(values) := json.unmarshal(trim_prefix(values.plan_json, "\ufeff")).topicId if is_string(values.plan_json)
 
 # The offsets of the plan a boundary holds, by partition ("0", "1", ...):
 # plan_json is the plan file, shown in full in the plan. A leading UTF-8
