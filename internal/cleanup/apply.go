@@ -80,6 +80,9 @@ type applier struct {
 	appending bool
 	// controlID is the control topic's ID every append must still find.
 	controlID string
+	// deleted is what this apply's DeleteRecords asked for, once the
+	// topic's ID was read unchanged right after it; nil before.
+	deleted cleanupplan.Offsets
 }
 
 // step tells Request.Progress, if set, that a step starts.
@@ -114,7 +117,7 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	}
 	res.ControlTopicID = a.controlID
 	a.step("check action-state topic", nil)
-	if err := a.checkTopic(ctx); err != nil {
+	if _, err := a.checkTopic(ctx); err != nil {
 		return res, err
 	}
 	a.step("read control topic", nil)
@@ -136,7 +139,7 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 		return res, err
 	}
 	res.Deleted = pending
-	if err := a.checkTopic(ctx); err != nil {
+	if _, err := a.checkTopic(ctx); err != nil {
 		return res, err
 	}
 	return res, a.markApplied(ctx, res.Target)

@@ -2,9 +2,11 @@ package cleanup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // recordedTarget opens step 7: the deletion goes up to the effective
@@ -26,8 +28,16 @@ func (a *applier) recordedTarget(ctx context.Context) (cleanupplan.Offsets, erro
 // again. Only partitions that start below target have anything to delete
 // (records elsewhere may even be gone past the boundary); it returns those
 // ranges.
+//
+// Kafka's DeleteRecords names the topic, not its ID, so nothing a client
+// does closes the window between the last identity check and the delete;
+// it is kept as short as it can be: kafkaops.DeleteRecords reads the
+// topic's ID in the request right before each DeleteRecords request, and
+// again right after, and this apply reports what it may have reached
+// (deleteRefused).
 func (a *applier) deleteBelow(ctx context.Context, target cleanupplan.Offsets) ([]Range, error) {
-	if err := a.checkTopic(ctx); err != nil {
+	t, err := a.checkTopic(ctx)
+	if err != nil {
 		return nil, err
 	}
 	before, err := a.k.StartOffsets(ctx, a.plan.Topic)
@@ -40,11 +50,18 @@ func (a *applier) deleteBelow(ctx context.Context, target cleanupplan.Offsets) (
 		upTo[r.Partition] = r.To
 	}
 	a.step("delete records", map[string]any{"partitions": len(upTo)})
-	if len(upTo) > 0 {
-		if _, err := a.k.DeleteRecords(ctx, a.plan.Topic, upTo); err != nil {
-			return nil, fmt.Errorf("deleting records of %q below the COMMITTED boundary (the boundary stands; re-run apply to finish): %w", a.plan.Topic, err)
-		}
+	if len(upTo) == 0 {
+		return pending, nil
 	}
+	_, err = a.k.DeleteRecords(ctx, a.plan.Topic, t.ID, upTo)
+	var changed *kafkaops.DeleteRecordsIdentityError
+	switch {
+	case errors.As(err, &changed):
+		return nil, a.deleteRefused(changed)
+	case err != nil:
+		return nil, fmt.Errorf("deleting records of %q below the COMMITTED boundary (the boundary stands; re-run apply to finish): %w", a.plan.Topic, err)
+	}
+	a.deleted = upTo
 	return pending, nil
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // recreateControl deletes the env's control topic and creates it again,
@@ -64,12 +66,12 @@ type recreateOnDelete struct {
 	done bool
 }
 
-func (r *recreateOnDelete) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
+func (r *recreateOnDelete) DeleteRecords(ctx context.Context, topic string, id kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error) {
 	if !r.done {
 		r.done = true
 		r.e.recreateControl()
 	}
-	return r.Kafka.DeleteRecords(ctx, topic, upTo)
+	return r.Kafka.DeleteRecords(ctx, topic, id, upTo)
 }
 
 // TestApplyStopsWhenControlTopicRecreatedMidway: a control topic recreated

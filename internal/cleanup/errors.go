@@ -17,6 +17,11 @@ var (
 	// deleted, not "not created yet". Unlike kafkaops.ErrTopicNotFound it is
 	// never read as a topic the same apply will create.
 	ErrActionStateTopicGone = errors.New("action-state topic no longer exists")
+	// ErrTopicRecreatedDuringApply: the data topic was deleted or recreated
+	// after this apply recorded the plan as COMMITTED. The error says
+	// whether a DeleteRecords request was sent and, when it was, which
+	// partitions of which topic ID it may have reached.
+	ErrTopicRecreatedDuringApply = errors.New("action-state topic deleted or recreated during the apply")
 	// ErrPartitionSetChanged: the data topic's partitions are not the plan's.
 	ErrPartitionSetChanged = errors.New("action-state topic partition set changed")
 	// ErrDataTopicSettings: cleanup.policy / retention.ms / retention.bytes

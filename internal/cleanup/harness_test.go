@@ -251,7 +251,7 @@ func (t *spyTxn) Commit(ctx context.Context) error {
 	return nil
 }
 
-func (s *invariantSpy) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
+func (s *invariantSpy) DeleteRecords(ctx context.Context, topic string, id kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error) {
 	s.mu.Lock()
 	s.deletes++
 	for p, off := range upTo {
@@ -260,7 +260,7 @@ func (s *invariantSpy) DeleteRecords(ctx context.Context, topic string, upTo map
 		}
 	}
 	s.mu.Unlock()
-	return s.Kafka.DeleteRecords(ctx, topic, upTo)
+	return s.Kafka.DeleteRecords(ctx, topic, id, upTo)
 }
 
 func (s *invariantSpy) check() {

@@ -11,12 +11,19 @@ import (
 )
 
 // checkTopic is steps 2 and 3, re-run around the deletion: identity (topic
-// ID, partition set) and settings.
-func (a *applier) checkTopic(ctx context.Context) error {
-	if _, err := checkIdentity(ctx, a.k, a.plan); err != nil {
-		return err
+// ID, partition set) and settings. It returns the topic as described.
+// Once the plan is COMMITTED, a topic that was deleted or recreated is
+// reported by recreatedDuringApply: the refusal's "nothing was written"
+// would no longer be true.
+func (a *applier) checkTopic(ctx context.Context) (kafkaops.Topic, error) {
+	t, err := checkIdentity(ctx, a.k, a.plan)
+	if err != nil {
+		if a.committed && (errors.Is(err, ErrTopicIDChanged) || errors.Is(err, ErrActionStateTopicGone)) {
+			return t, a.recreatedDuringApply(t, err)
+		}
+		return t, err
 	}
-	return a.checkSettings(ctx)
+	return t, a.checkSettings(ctx)
 }
 
 // checkIdentity verifies that the plan's topic exists with the plan's topic

@@ -17,7 +17,7 @@ type Kafka interface {
 	TopicConfigs(ctx context.Context, name string) (map[string]kafkaops.ConfigValue, error)
 	StartOffsets(ctx context.Context, topic string) (map[int32]int64, error)
 	EndOffsets(ctx context.Context, topic string) (map[int32]int64, error)
-	DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error)
+	DeleteRecords(ctx context.Context, topic string, id kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error)
 	ReadControlLog(ctx context.Context, topic string, fn func(kafkaops.ControlRecord) error) (int64, error)
 	BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // A recorded APPLIED is only a claim: here a foreign writer (the Java
@@ -65,7 +66,7 @@ func TestApplyDeletesAgainBelowAnAppliedBoundary(t *testing.T) {
 func TestPlanBelowTheStartOffsetIsValid(t *testing.T) {
 	e := newEnv(t, 2, 10)
 	ctx := context.Background()
-	if _, err := e.kafka.DeleteRecords(ctx, dataTopic, map[int32]int64{0: 8, 1: 3}); err != nil {
+	if _, err := e.kafka.DeleteRecords(ctx, dataTopic, kafkaops.TopicID{}, map[int32]int64{0: 8, 1: 3}); err != nil {
 		t.Fatal(err)
 	}
 	plan := e.plan("chk-1", func(int32) int64 { return 5 })

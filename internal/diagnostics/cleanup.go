@@ -52,6 +52,13 @@ var cleanupRefusals = []struct {
 		"Nothing was written or deleted. The plan names a topic ID its checkpoint recorded, so the topic existed and was deleted since. " +
 			"If the operator was retired on purpose, remove its boundary from the configuration (that only forgets it); otherwise find out " +
 			"who deleted the topic, and once the job runs on a new topic, derive new plans from its checkpoints with a new control topic."},
+	{cleanup.ErrTopicRecreatedDuringApply, "Action-State Topic Was Recreated During The Apply",
+		"The plan was already COMMITTED for the topic as the apply checked it (the error below names its ID), so the runtime enforces that boundary for that topic ID only. " +
+			"The error below says whether this apply sent DeleteRecords and, if it did, which partitions of which topic ID may have lost records below which offsets: " +
+			"Kafka's DeleteRecords names a topic, not its ID, so a topic recreated between the apply's last check and the request loses them. " +
+			"Where it names partitions, compare the recreated topic's start offsets with the recovery points of the jobs writing to it: " +
+			"a restore from a point whose marker lies below a partition's start offset cannot replay the records in between. " +
+			"Find out who recreated the topic; a recreated topic needs its own control topic and a plan from a checkpoint taken on it."},
 	{cleanup.ErrPartitionSetChanged, "Action-State Topic Partitions Changed",
 		"Nothing was written or deleted. Partitions must never change under a recorded boundary; derive a new plan from a checkpoint taken after the change."},
 	{cleanup.ErrDataTopicSettings, "Action-State Topic Settings Do Not Allow Cleanup",

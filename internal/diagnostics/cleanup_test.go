@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
@@ -120,4 +121,18 @@ func mustPlan(t *testing.T) cleanupplan.Plan {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// An action-state topic recreated after the plan was COMMITTED gets its
+// own diagnostic: the apply wrote (and may have deleted), so the refusal's
+// "Nothing was written or deleted" would be false.
+func TestTopicRecreatedDuringApplyIsNotARefusal(t *testing.T) {
+	err := fmt.Errorf("%w: plan p is COMMITTED in control topic %q for topic ID A; %w. If the topic was recreated ...",
+		cleanup.ErrTopicRecreatedDuringApply, "orders-cleanup",
+		&kafkaops.DeleteRecordsIdentityError{Topic: "orders", Sent: true, UpTo: map[int32]int64{0: 5}})
+	d := FromCleanupError(op, err)
+	assertShape(t, d, "Action-State Topic Was Recreated During The Apply", "DeleteRecords names a topic, not its ID", err)
+	if strings.Contains(strings.ToLower(d.Detail()), "nothing was written") {
+		t.Errorf("detail says nothing was written after a COMMITTED record and a DeleteRecords:\n%s", d.Detail())
+	}
 }

@@ -78,7 +78,7 @@ func TestDeleteRecordsWaitsForAMovingLeader(t *testing.T) {
 	k := c.clientWithTimeout(t, 10*time.Second)
 	produceTo(t, c, "t000", 3, 5)
 	moving := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.DeleteRecords}, Topic: "t000", Partitions: []int32{0}, Err: kerr.LeaderNotAvailable, Count: 2})
-	low, err := k.DeleteRecords(context.Background(), "t000", map[int32]int64{0: 3, 1: 2, 2: 0})
+	low, err := k.DeleteRecords(context.Background(), "t000", kafkaops.TopicID{}, map[int32]int64{0: 3, 1: 2, 2: 0})
 	if err != nil {
 		t.Fatalf("DeleteRecords while a leader moves: %v", err)
 	}

@@ -85,9 +85,9 @@ func (k *killer) BeginControlTxn(ctx context.Context, topic string) (kafkaops.Co
 	return &killerTxn{ControlTxn: txn, k: k}, nil
 }
 
-func (k *killer) DeleteRecords(ctx context.Context, topic string, upTo map[int32]int64) (map[int32]int64, error) {
+func (k *killer) DeleteRecords(ctx context.Context, topic string, id kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error) {
 	k.maybeKill(ctx, beforeDelete)
-	return k.Kafka.DeleteRecords(ctx, topic, upTo)
+	return k.Kafka.DeleteRecords(ctx, topic, id, upTo)
 }
 
 type killerTxn struct {

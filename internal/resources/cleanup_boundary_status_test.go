@@ -15,6 +15,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // TestCleanupBoundaryAppliedButRecordsRemain: the control topic says
@@ -73,7 +74,7 @@ func TestCleanupBoundaryAppliedButRecordsRemain(t *testing.T) {
 // the partitions, whose text internal/diagnostics tests).
 func TestCleanupBoundaryRecordsGonePastApplies(t *testing.T) {
 	b := newBoundaryEnv(t, 2, 10)
-	if _, err := b.Admin.DeleteRecords(context.Background(), b.data, map[int32]int64{0: 7, 1: 7}); err != nil {
+	if _, err := b.Admin.DeleteRecords(context.Background(), b.data, kafkaops.TopicID{}, map[int32]int64{0: 7, 1: 7}); err != nil {
 		t.Fatal(err)
 	}
 	plan := b.plan(t, "file:/checkpoints/orders/chk-1", func(int32) int64 { return 4 })

@@ -17,6 +17,7 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // boundaryEnv is an action-state topic with records and an empty control
@@ -182,7 +183,7 @@ func TestCleanupBoundaryLifecycle(t *testing.T) {
 					}
 					// ... and deletes, as the Java tool does before APPLIED
 					// (without it, the boundary would read DELETION_PENDING).
-					if _, err := b.Admin.DeleteRecords(context.Background(), b.data, further.Offsets); err != nil {
+					if _, err := b.Admin.DeleteRecords(context.Background(), b.data, kafkaops.TopicID{}, further.Offsets); err != nil {
 						t.Fatal(err)
 					}
 				},

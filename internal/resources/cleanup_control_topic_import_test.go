@@ -10,6 +10,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // TestCleanupControlTopicImportIsZeroDiff imports a control topic whose
@@ -35,7 +36,7 @@ func TestCleanupControlTopicImportIsZeroDiff(t *testing.T) {
 	if err := txn.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Admin.DeleteRecords(ctx, b.data, plan.Offsets); err != nil {
+	if _, err := b.Admin.DeleteRecords(ctx, b.data, kafkaops.TopicID{}, plan.Offsets); err != nil {
 		t.Fatal(err)
 	}
 	config := func(pairing bool) string {
