@@ -78,6 +78,9 @@ type applier struct {
 	// appending: this apply began appending COMMITTED; until the commit
 	// returns, whether it landed is unknown.
 	appending bool
+	// committedHere: this apply's own transaction committed COMMITTED (the
+	// plan was not found recorded).
+	committedHere bool
 	// controlID is the control topic's ID every append must still find.
 	controlID string
 	// deleted is what this apply's DeleteRecords asked for, once the

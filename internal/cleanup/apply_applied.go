@@ -13,8 +13,8 @@ import (
 // plan another applier committed after this one's deletion stays COMMITTED
 // for its own apply to finish.
 func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) error {
-	return a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) (bool, error) {
-		appended := false
+	return a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
+		var appended []string
 		for _, op := range log.Operations() {
 			if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {
 				continue
@@ -22,9 +22,9 @@ func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) e
 			a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
 			key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
 			if err := txn.Append(ctx, key, value); err != nil {
-				return false, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+				return nil, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
 			}
-			appended = true
+			appended = append(appended, "APPLIED for plan "+op.PlanID)
 		}
 		return appended, nil
 	})

@@ -14,31 +14,31 @@ import (
 // can land between this validation and this append. The COMMITTED record,
 // once the transaction commits, is the point of no return.
 func (a *applier) commit(ctx context.Context) error {
-	return a.inTxn(ctx, "for plan "+a.id+" (nothing was written or deleted; re-run apply)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) (bool, error) {
+	return a.inTxn(ctx, "for plan "+a.id+" (nothing was written or deleted; re-run apply)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
 		if _, ok := log.Lookup(a.id); ok {
-			return false, nil // another applier recorded this very plan meanwhile: resume it
+			return nil, nil // another applier recorded this very plan meanwhile: resume it
 		}
 		if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
-			return false, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
+			return nil, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
 		}
 		a.step("check offsets are available", nil)
 		data, err := a.checkOffsetsAvailable(ctx)
 		if err != nil {
-			return false, err
+			return nil, err
 		}
 		if err := a.checkSettings(ctx); err != nil {
-			return false, err
+			return nil, err
 		}
 		if err := a.checkPermissions(ctx, data); err != nil {
-			return false, err
+			return nil, err
 		}
 		a.step("append COMMITTED", nil)
 		a.appending = true
 		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
 		if err := txn.Append(ctx, key, value); err != nil {
-			return false, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
+			return nil, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
 		}
-		return true, nil
+		return []string{"COMMITTED for plan " + a.id}, nil
 	})
 }
 

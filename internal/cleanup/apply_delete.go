@@ -18,6 +18,11 @@ func (a *applier) recordedTarget(ctx context.Context) (cleanupplan.Offsets, erro
 		return nil, err
 	}
 	if op, ok := log.Lookup(a.id); !ok || !op.Plan.Equal(a.plan) {
+		// A control topic recreated after the commit holds none of it:
+		// say that, rather than call the history corrupt.
+		if err := a.checkControlTopicID(ctx, nil); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: plan %s was acknowledged but is not in control topic %q on re-read; nothing was deleted",
 			cleanupplan.ErrCorruptControlLog, a.id, a.req.ControlTopic)
 	}

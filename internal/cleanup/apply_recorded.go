@@ -58,6 +58,7 @@ func (a *applier) resumeOrCommit(ctx context.Context, log *cleanupplan.Log, res 
 			return false, err
 		}
 		a.committed = true
+		a.committedHere = a.appending // false when another applier recorded it meanwhile
 	}
 	return false, nil
 }

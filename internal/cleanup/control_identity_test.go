@@ -3,7 +3,10 @@ package cleanup
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
@@ -89,5 +92,91 @@ func TestApplyStopsWhenControlTopicRecreatedMidway(t *testing.T) {
 	}
 	if end := e.controlEnd(); end != 0 {
 		t.Fatalf("the recreated control topic holds %d records, want none", end)
+	}
+	// The COMMITTED went to the old topic and records were deleted: the
+	// error says so instead of "nothing was written".
+	for _, want := range []string{"Nothing was appended to the control topic with ID", "recorded plan", "as COMMITTED in the control topic with ID", "deleted records of"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v\nwant it to mention %q", err, want)
+		}
+	}
+}
+
+// TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic: the control
+// topic is recreated inside the commit's transaction, after its ID check
+// and before the COMMITTED append (the offset, settings and permission
+// checks run in between). The append goes by name into the new topic; the
+// ID is checked again before the commit, the transaction is aborted, and
+// nothing is deleted.
+func TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic(t *testing.T) {
+	e := newEnv(t, 2, 10)
+	var newID string
+	spy := newSpy(e)
+	_, err := Apply(context.Background(), spy, Request{Plan: e.plan("c", func(int32) int64 { return 5 }), ControlTopic: e.control,
+		Progress: func(step string, _ map[string]any) {
+			if step == "check offsets are available" && newID == "" {
+				newID = e.recreateControl()
+			}
+		}})
+	if newID == "" {
+		t.Fatal("the apply never checked offsets: the test did not recreate the control topic")
+	}
+	if !errors.Is(err, ErrControlTopicIDChanged) {
+		t.Fatalf("err = %v, want %v", err, ErrControlTopicIDChanged)
+	}
+	if ops := e.history().Operations(); len(ops) != 0 {
+		t.Fatalf("the recreated control topic records %d plans for read_committed readers, want none: %+v", len(ops), ops)
+	}
+	for p, start := range e.startOffsets() {
+		if start != 0 {
+			t.Errorf("partition %d starts at %d: records were deleted under a boundary no reader sees", p, start)
+		}
+	}
+	spy.check()
+	for _, want := range []string{newID, "had appended COMMITTED for plan", "the transaction was aborted", "wrote and deleted nothing"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v\nwant it to mention %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "Nothing was appended") {
+		t.Errorf("err = %v\nsays nothing was appended after an append", err)
+	}
+}
+
+// TestApplyNamesAControlTopicRecreatedWhileItsCommitWaits: the control
+// topic is recreated while the broker handles the commit (EndTxn), so the
+// wait for readers to see COMMITTED could never end. The apply says the
+// control topic was recreated, deletes nothing, and does not wait out its
+// timeout.
+func TestApplyNamesAControlTopicRecreatedWhileItsCommitWaits(t *testing.T) {
+	e := newEnv(t, 2, 10)
+	var newID string
+	e.cluster.ControlKey(int16(kmsg.EndTxn), func(kmsg.Request) (kmsg.Response, error, bool) {
+		e.cluster.SleepControl(func() {
+			k := e.newClient()
+			ctx := context.Background()
+			must(t, deleteTopic(ctx, k, e.control))
+			created, err := k.CreateTopic(ctx, e.control, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"})
+			must(t, err)
+			newID = created.Topic.ID.String()
+		})
+		return nil, nil, false
+	})
+	_, err := Apply(context.Background(), e.kafka, Request{Plan: e.plan("c", func(int32) int64 { return 5 }), ControlTopic: e.control})
+	if newID == "" {
+		t.Fatal("no transaction was committed: the test did not recreate the control topic")
+	}
+	if !errors.Is(err, ErrControlTopicIDChanged) {
+		t.Fatalf("err = %v, want %v", err, ErrControlTopicIDChanged)
+	}
+	for _, want := range []string{newID, "while this apply committed COMMITTED for plan"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v\nwant it to mention %q", err, want)
+		}
+	}
+	for p, start := range e.startOffsets() {
+		if start != 0 {
+			t.Errorf("partition %d starts at %d: records were deleted", p, start)
+		}
 	}
 }

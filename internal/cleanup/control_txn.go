@@ -2,7 +2,9 @@ package cleanup
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -10,42 +12,91 @@ import (
 
 // inTxn runs fn inside a control-topic transaction, with the history read
 // after the transaction fenced every earlier applier; it commits when fn
-// appended something and aborts otherwise. why completes the messages.
-func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended bool, err error)) error {
+// appended something (appended names each record) and aborts otherwise.
+// why completes the messages.
+//
+// Appends go by name, and the offset, settings and permission checks run
+// between the control topic's ID check and the appends: a control topic
+// recreated meanwhile receives them. So the ID is checked again after the
+// appends and before the commit, and a changed one aborts the transaction:
+// no read_committed reader ever sees records appended to a recreated
+// control topic.
+func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended []string, err error)) error {
 	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
 	if err != nil {
 		return fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
 	}
 	log, err := a.readHistory(ctx)
 	if err == nil {
-		err = a.checkControlTopicID(ctx)
+		err = a.checkControlTopicID(ctx, nil)
 	}
-	appended := false
+	var appended []string
 	if err == nil {
 		appended, err = fn(txn, log)
 	}
-	if err != nil || !appended {
+	if err == nil && len(appended) > 0 {
+		err = a.checkControlTopicID(ctx, appended)
+	}
+	if err != nil || len(appended) == 0 {
 		txn.Abort(ctx)
 		return err
 	}
 	if err := txn.Commit(ctx); err != nil {
+		if errors.Is(err, kafkaops.ErrTopicReplaced) {
+			return a.controlRecreatedDuringCommit(appended, err)
+		}
 		return fmt.Errorf("committing the transaction on control topic %q %s (if the commit landed, the next apply resumes from it): %w", a.req.ControlTopic, why, err)
 	}
 	return nil
 }
 
-// checkControlTopicID re-verifies, inside a transaction and before its
-// appends, that the control topic is still the one the apply began with:
-// appends go by name and would land in a recreated topic.
-func (a *applier) checkControlTopicID(ctx context.Context) error {
+// checkControlTopicID re-verifies, inside a transaction, that the control
+// topic is still the one the apply began with: before the transaction's
+// appends (appended is nil) and again after them, before the commit.
+func (a *applier) checkControlTopicID(ctx context.Context, appended []string) error {
 	t, err := a.k.DescribeTopic(ctx, a.req.ControlTopic)
 	if err != nil {
+		if len(appended) > 0 {
+			return fmt.Errorf("reading control topic %q's ID after this transaction appended %s, before committing it (the transaction was aborted, so no reader sees them): %w",
+				a.req.ControlTopic, strings.Join(appended, " and "), err)
+		}
 		return err
 	}
-	if got := t.ID.String(); got != a.controlID {
-		return fmt.Errorf("%w: control topic %q had ID %s when this apply began and has ID %s now; it was deleted and recreated during the apply. "+
-			"Nothing was appended to it",
-			ErrControlTopicIDChanged, a.req.ControlTopic, a.controlID, got)
+	got := t.ID.String()
+	if got == a.controlID {
+		return nil
 	}
-	return nil
+	this := fmt.Sprintf("Nothing was appended to the control topic with ID %s", got)
+	if len(appended) > 0 {
+		this = fmt.Sprintf("This transaction had appended %s to it by name; the transaction was aborted, so no read_committed reader "+
+			"(the runtime, the Java tool, this provider) sees them", strings.Join(appended, " and "))
+	}
+	return fmt.Errorf("%w: control topic %q had ID %s when this apply began and has ID %s now; it was deleted and recreated during the apply. %s. %s",
+		ErrControlTopicIDChanged, a.req.ControlTopic, a.controlID, got, this, a.writtenSoFar())
+}
+
+// controlRecreatedDuringCommit reports a commit that kafkaops saw the
+// control topic replaced under while it waited for readers to see the
+// records: the commit went to the topic the transaction wrote to, which no
+// longer exists.
+func (a *applier) controlRecreatedDuringCommit(appended []string, err error) error {
+	return fmt.Errorf("%w: control topic %q was deleted and recreated while this apply committed %s in it: "+
+		"the records went to the control topic with ID %s, which is gone with them, and the recreated topic holds none of them. %s: %w",
+		ErrControlTopicIDChanged, a.req.ControlTopic, strings.Join(appended, " and "), a.controlID, a.writtenSoFar(), err)
+}
+
+// writtenSoFar says what this apply wrote before the control topic was
+// found recreated, so a message about it never claims that nothing was.
+func (a *applier) writtenSoFar() string {
+	var done []string
+	if a.committedHere {
+		done = append(done, fmt.Sprintf("recorded plan %s as COMMITTED in the control topic with ID %s", a.id, a.controlID))
+	}
+	if a.deleted != nil {
+		done = append(done, fmt.Sprintf("deleted records of %q (ID %s): %s", a.plan.Topic, a.plan.TopicID, kafkaops.DescribeOffsets(a.deleted, "up to")))
+	}
+	if len(done) == 0 {
+		return "Before this, the apply wrote and deleted nothing"
+	}
+	return "Before this, the apply " + strings.Join(done, ", and ")
 }

@@ -48,8 +48,9 @@ type controlTxn struct {
 	c      *Client
 	cl     *kgo.Client
 	topic  string
-	last   int64 // offset of the last appended record, -1 when none
-	closed bool  // cl was closed to give up on an unanswered append
+	id     TopicID // the topic's ID when the transaction began
+	last   int64   // offset of the last appended record, -1 when none
+	closed bool    // cl was closed to give up on an unanswered append
 }
 
 // BeginControlTxn starts a transaction, first registering with the
@@ -63,7 +64,8 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	if err := c.settle(ctx, topic); err != nil {
 		return nil, err
 	}
-	if err := c.refuseUnwritable(ctx, topic, controlPartition); err != nil {
+	described, err := c.refuseUnwritable(ctx, topic, controlPartition)
+	if err != nil {
 		return nil, err
 	}
 	opts := append(slices.Clone(c.opts),
@@ -103,7 +105,7 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 		cl.Close()
 		return nil, opErr(OpBeginControlTxn, topic, err)
 	}
-	return &controlTxn{c: c, cl: cl, topic: topic, last: -1}, nil
+	return &controlTxn{c: c, cl: cl, topic: topic, id: described.ID, last: -1}, nil
 }
 
 func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
@@ -154,6 +156,13 @@ func (t *controlTxn) close() {
 // Commit waits for the partition's last stable offset to pass the records
 // because the coordinator writes commit markers after answering, and the
 // protocol re-reads the control log right after committing.
+//
+// A control topic deleted and recreated under its name while the commit
+// waits would leave it waiting for an offset the new topic may never reach
+// (or reach with other records): the topic's ID is read whenever the wait
+// stalls and once it ends, and a changed one fails the commit with
+// ErrTopicReplaced naming both IDs. The records went to the topic the
+// transaction began on.
 func (t *controlTxn) Commit(ctx context.Context) error {
 	if t.closed {
 		return opErr(OpCommitControlTxn, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
@@ -170,16 +179,41 @@ func (t *controlTxn) Commit(ctx context.Context) error {
 	for stalls := 0; ; {
 		end, err := t.c.committedEnd(ctx, t.topic, controlPartition)
 		if err != nil {
+			if replaced := t.replaced(ctx); replaced != nil {
+				return replaced
+			}
 			return err
 		}
 		if end > t.last {
-			return nil
+			return t.replaced(ctx)
+		}
+		if replaced := t.replaced(ctx); replaced != nil {
+			return replaced
 		}
 		if err := pause(ctx, &stalls); err != nil {
 			return opErr(OpCommitControlTxn, t.topic,
 				fmt.Errorf("committed, but readers still do not see offset %d (last stable offset %d)", t.last, end))
 		}
 	}
+}
+
+// replaced reports, as ErrTopicReplaced, a control topic that no longer has
+// the ID the transaction began on; nil when it has, or when its ID cannot
+// be read (the caller's own error then stands).
+func (t *controlTxn) replaced(ctx context.Context) error {
+	if t.id.IsZero() {
+		return nil
+	}
+	now, err := t.c.DescribeTopic(ctx, t.topic)
+	switch {
+	case errors.Is(err, ErrTopicNotFound):
+		return opErr(OpCommitControlTxn, t.topic, fmt.Errorf("%w: the control topic (ID %s) was deleted while the commit waited for readers to see offset %d",
+			ErrTopicReplaced, t.id, t.last))
+	case err != nil || now.ID == t.id:
+		return nil
+	}
+	return opErr(OpCommitControlTxn, t.topic, fmt.Errorf("%w: the control topic had ID %s when the transaction began and has ID %s now; "+
+		"it was deleted and recreated while the commit waited for readers to see offset %d", ErrTopicReplaced, t.id, now.ID, t.last))
 }
 
 func (t *controlTxn) Abort(ctx context.Context) {

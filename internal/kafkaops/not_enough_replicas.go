@@ -67,16 +67,17 @@ func notEnoughReplicas(t Topic, cfg map[string]ConfigValue, partition int32, err
 // refuseUnwritable fails before a transaction begins when partition of
 // topic has fewer replicas than min.insync.replicas: no append could ever
 // succeed, and trying would only wait out the timeout. Replicas merely out
-// of sync may come back within it, so those are left to the append.
-func (c *Client) refuseUnwritable(ctx context.Context, topic string, partition int32) error {
+// of sync may come back within it, so those are left to the append. It
+// returns the topic as described.
+func (c *Client) refuseUnwritable(ctx context.Context, topic string, partition int32) (Topic, error) {
 	t, cfg, err := c.replicasAndSettings(ctx, topic)
 	if err != nil {
-		return err
+		return t, err
 	}
 	if ner := notEnoughReplicas(t, cfg, partition, nil); ner != nil && ner.Never() {
-		return opErr(OpBeginControlTxn, topic, ner)
+		return t, opErr(OpBeginControlTxn, topic, ner)
 	}
-	return nil
+	return t, nil
 }
 
 // explainFailedWrite looks, after a write to partition of topic failed with
