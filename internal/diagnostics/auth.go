@@ -74,9 +74,9 @@ func OAuthTokenRequestFailed(op string, err error) diag.Diagnostic {
 		next = "There is no token endpoint at that URL. Set sasl.token_url to the identity provider's token " +
 			"endpoint (its OpenID configuration lists it as token_endpoint)."
 	case e.StatusCode >= 200 && e.StatusCode < 300:
-		next = fmt.Sprintf("The endpoint answered HTTP %d, but not with an OAuth token response (content type %s; "+
-			"the start of the answer is quoted below): a sign-in page, a proxy's page or another service is at that "+
-			"URL. Set sasl.token_url (or KAFKA_SASL_TOKEN_URL) to the identity provider's token endpoint (its OpenID "+
+		next = fmt.Sprintf("The endpoint answered HTTP %d, but not with an OAuth token response (content type %s): "+
+			"a sign-in page, a proxy's page or another service is at that URL. The answer is not quoted, because it "+
+			"could echo the client secret in an encoding no redaction anticipates; fetch the URL yourself to see it. Set sasl.token_url (or KAFKA_SASL_TOKEN_URL) to the identity provider's token endpoint (its OpenID "+
 			"configuration lists it as token_endpoint).", e.StatusCode, orUnknown(e.ContentType, "not given"))
 	default:
 		next = "The identity provider failed the request. Retry; if it persists, check the provider's status and " +

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -104,27 +106,55 @@ func (o *OAuthClientCredentials) renewalDue() bool {
 }
 
 // endpointError describes a failed request from what the endpoint
-// answered, quoting at most maxQuotedAnswer bytes of its body, with the
-// client secret and any issued token redacted from everything quoted.
+// answered. Of the answer's body it quotes only what oauth2 parsed and
+// quotable finds safe, the OAuth error code and description, never the
+// body itself: an endpoint may echo the request, client secret included,
+// in an encoding no redaction anticipates. Fields are judged before they
+// are quoted, so escaping (%q) cannot hide a secret from the check.
 func (o *OAuthClientCredentials) endpointError(err error, answer tokenAnswer) *TokenEndpointError {
 	e := &TokenEndpointError{
 		TokenURL: o.config.TokenURL, ClientID: o.config.ClientID,
 		StatusCode: answer.status, ContentType: answer.contentType, Location: answer.location,
-		Answer: o.redactor.quote(string(answer.head)),
 	}
 	var retrieve *oauth2.RetrieveError
-	if errors.As(err, &retrieve) {
-		// Its message quotes the whole body; only the fields are kept.
-		e.ErrorCode = retrieve.ErrorCode
-		e.Err = errors.New(o.redactor.quote(fmt.Sprintf("error %q, error_description %q",
-			retrieve.ErrorCode, retrieve.ErrorDescription)))
-		if retrieve.ErrorCode == "" {
-			e.Err = errors.New("no OAuth error code in the answer")
-		}
-		return e
+	var transport *url.Error
+	switch {
+	case errors.As(err, &retrieve):
+		// Its own message quotes the whole body; only the fields are kept.
+		e.ErrorCode = o.redactor.quotable(retrieve.ErrorCode)
+		e.Err = errors.New(o.describeRefusal(retrieve))
+	case errors.As(err, &transport):
+		// No answer, or none read: the message is the URL and the network's
+		// error, which the endpoint did not write.
+		e.Err = redactedError{msg: o.redactor.redact(err.Error()), err: err}
+	default:
+		// oauth2's parse errors quote pieces of the body.
+		e.Err = errors.New("the answer is not an OAuth token response: it is neither JSON nor a form with an access_token")
 	}
-	e.Err = redactedError{msg: o.redactor.quote(err.Error()), err: err}
 	return e
+}
+
+// describeRefusal says what an endpoint's refusal held: its error code and
+// description where quotable, and why not otherwise.
+func (o *OAuthClientCredentials) describeRefusal(r *oauth2.RetrieveError) string {
+	const withheld = "not shown: it is not short printable text, or it holds a form of the client secret or a token"
+	var parts []string
+	switch code := o.redactor.quotable(r.ErrorCode); {
+	case r.ErrorCode == "":
+		parts = append(parts, "no OAuth error code in the answer")
+	case code == "":
+		parts = append(parts, "an OAuth error code "+withheld)
+	default:
+		parts = append(parts, fmt.Sprintf("error %q", code))
+	}
+	switch desc := o.redactor.quotable(r.ErrorDescription); {
+	case r.ErrorDescription == "":
+	case desc == "":
+		parts = append(parts, "an error_description "+withheld)
+	default:
+		parts = append(parts, fmt.Sprintf("error_description %q", desc))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // redactedError is a transport or parse error with its message redacted
@@ -153,9 +183,7 @@ type TokenEndpointError struct {
 	// Location is the origin (scheme://host) a redirect pointed to, which
 	// was not followed; "" for other answers.
 	Location string
-	// Answer is the start of the answer's body, redacted and bounded.
-	Answer string
-	Err    error
+	Err      error
 }
 
 func (e *TokenEndpointError) Error() string {
@@ -170,11 +198,7 @@ func (e *TokenEndpointError) Error() string {
 	if e.ContentType != "" {
 		msg += " (" + e.ContentType + ")"
 	}
-	msg += ": " + e.Err.Error()
-	if e.Answer != "" {
-		msg += fmt.Sprintf("; the answer begins %q", e.Answer)
-	}
-	return msg
+	return msg + ": " + e.Err.Error()
 }
 
 func (e *TokenEndpointError) Unwrap() error { return e.Err }
