@@ -126,7 +126,7 @@ func TestOAuthSecretEchoedInOtherEncodingsReachesNeitherDiagnosticNorTraceLog(t 
 	})
 	clients, diags := configure(t, nil, map[string]any{
 		"bootstrap_servers": c.ListenAddrs(),
-		"sasl": map[string]any{"mechanism": "OAUTHBEARER", "token_url": endpoint.URL, "client_id": "terraform", "client_secret": secret},
+		"sasl":              map[string]any{"mechanism": "OAUTHBEARER", "token_url": endpoint.URL, "client_id": "terraform", "client_secret": secret},
 	})
 	if diags.HasError() {
 		t.Fatalf("Configure: %v", diags)
