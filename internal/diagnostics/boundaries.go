@@ -18,10 +18,11 @@ func BoundaryEntriesForgotten(keys []string) diag.Diagnostic {
 }
 
 // BadBoundariesImportID refuses an import ID that is not a list of
-// key=control_topic pairs.
-func BadBoundariesImportID(id string) diag.Diagnostic {
+// key=control_topic pairs; problem says which part is wrong and how.
+func BadBoundariesImportID(id string, problem error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Invalid Import ID",
-		fmt.Sprintf("The import ID %q is not a comma-separated list of key=control_topic pairs, one per boundary, each key once "+
-			"(for example \"orders=agents-orders-cleanup-control,payments=agents-payments-cleanup-control\"). The keys are those of "+
-			"the boundaries map in the configuration.", id))
+		detail(fmt.Sprintf("importing flinkagents_cleanup_boundaries with import ID %q", id),
+			"Nothing was imported. The import ID is a comma-separated list of key=control_topic pairs, one per boundary, each key "+
+				"and each control topic once (for example \"orders=agents-orders-cleanup-control,payments=agents-payments-cleanup-control\"); "+
+				"spaces around keys and topic names are ignored. The keys are those of the boundaries map in the configuration.", problem))
 }

@@ -102,6 +102,14 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 	if errors.As(err, &mismatch) && errors.As(err, &rec) {
 		return ControlRecordKeyMismatch(op, rec, mismatch.PlanID, err, conn)
 	}
+	// Before the refusals too: a control topic Kafka does not list is
+	// missing, which "misconfigured" does not say.
+	if errors.Is(err, cleanup.ErrControlTopicMisconfigured) && errors.Is(err, kafkaops.ErrTopicNotFound) {
+		return diag.NewErrorDiagnostic("Cleanup Control Topic Not Found", detail(op,
+			"Nothing was written or deleted. Kafka answered that no topic of that name exists. Check the name and the provider's "+
+				"bootstrap_servers; create the control topic with flinkagents_cleanup_control_topic (one partition, cleanup.policy=compact). "+
+				"A topic created a moment ago may not be known to every broker yet: run again.", err))
+	}
 	for _, r := range cleanupRefusals {
 		if errors.Is(err, r.err) {
 			return diag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))

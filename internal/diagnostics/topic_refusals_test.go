@@ -32,7 +32,7 @@ func TestTopicRefusals(t *testing.T) {
 func TestInvalidTopicName(t *testing.T) {
 	err := errors.New(`the topic name ".." is refused by Kafka`)
 	assertShapeOf(t, InvalidTopicName(path.Root("name"), err), "validating the configuration", "Invalid Kafka Topic Name",
-		`Set name to the topic's real name: 1 to 249 characters of a-z A-Z 0-9 . _ -, and not "." or ".."`, err)
+		`Set name to the topic's real name: 1 to 249 characters of a-z A-Z 0-9 . _ -, not "." or "..", as Kafka requires, and not one of Kafka's internal topics`, err)
 }
 
 // Only a refusal found before any write may say nothing changed; a topic

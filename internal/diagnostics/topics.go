@@ -133,8 +133,32 @@ func ReservedTopicSetting(attr path.Path, key, why string) diag.Diagnostic {
 func InvalidTopicName(attr path.Path, err error) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Invalid Kafka Topic Name",
 		detail("validating the configuration, the topic name was refused before any request to Kafka",
-			fmt.Sprintf("Set %s to the topic's real name: 1 to %d characters of a-z A-Z 0-9 . _ -, and not \".\" or \"..\", "+
-				"as Kafka requires (the job's configuration names the same topic). Nothing was created or changed.", attr, kafkaops.MaxTopicNameLength), err))
+			fmt.Sprintf("Set %s to the topic's real name: %s (the job's configuration names the same topic). Nothing was created or changed.",
+				attr, topicNameRule), err))
+}
+
+// topicNameRule is kafkaops.CheckTopicName in words.
+var topicNameRule = fmt.Sprintf("1 to %d characters of a-z A-Z 0-9 . _ -, not \".\" or \"..\", as Kafka requires, "+
+	"and not one of Kafka's internal topics (__consumer_offsets, __transaction_state, ...)", kafkaops.MaxTopicNameLength)
+
+// InvalidImportedTopicName refuses a topic name an import ID gives, before
+// anything is asked of a broker: the configuration's validators never see
+// an import ID. what names the ID's part ("the import ID", "entry \"orders\"").
+func InvalidImportedTopicName(doing, what string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Invalid Kafka Topic Name",
+		detail(doing+", the topic name was refused before any request to Kafka",
+			fmt.Sprintf("Nothing was imported. In %s, give the topic's name exactly as Kafka lists it (kafka-topics.sh --list): %s.", what, topicNameRule), err))
+}
+
+// MovedTopicNameInvalid refuses a moved kafka_topic whose state names a
+// topic this provider may not manage: Mongey's provider never checked the
+// name the way Kafka does, and its state may hold anything.
+func MovedTopicNameInvalid(source, target string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Invalid Kafka Topic Name",
+		detail(fmt.Sprintf("moving a kafka_topic of %s into %s, the topic name in its state was refused before any request to Kafka", source, target),
+			fmt.Sprintf("Nothing was changed. A topic name must be %s. Look at the source state (terraform state show on the moved block's "+
+				"from address); if it names the wrong topic, remove the moved block, take that resource out of state with a removed block "+
+				"(lifecycle { destroy = false }), and adopt the topic with an import block (id = the topic name) instead.", topicNameRule), err))
 }
 
 // ControlTopicNotDedicated refuses a control topic named like the

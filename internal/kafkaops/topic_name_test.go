@@ -7,10 +7,10 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
-// The names Kafka's Topic.validate refuses are refused, with the reason;
-// every name it accepts passes.
+// The names Kafka's Topic.validate refuses, and Kafka's internal topics,
+// are refused, with the reason; every other name passes.
 func TestCheckTopicName(t *testing.T) {
-	for _, ok := range []string{"orders", "a", "...", ".a", "a..b", "A-Z_0.9", strings.Repeat("x", 249)} {
+	for _, ok := range []string{"orders", "a", "...", ".a", "a..b", "A-Z_0.9", strings.Repeat("x", 249), "__orders", "_schemas"} {
 		if err := kafkaops.CheckTopicName(ok); err != nil {
 			t.Errorf("%q refused: %v", ok, err)
 		}
@@ -24,6 +24,11 @@ func TestCheckTopicName(t *testing.T) {
 		"a b":                    `' ' at byte 1`,
 		"a*":                     `'*' at byte 1`,
 		"ä":                      `'ä' at byte 0`,
+		"__consumer_offsets":     "one of Kafka's internal topics",
+		"__transaction_state":    "one of Kafka's internal topics",
+		"__share_group_state":    "one of Kafka's internal topics",
+		"__cluster_metadata":     "one of Kafka's internal topics",
+		"__remote_log_metadata":  "one of Kafka's internal topics",
 	} {
 		if err := kafkaops.CheckTopicName(name); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want an error with %q", name, err, want)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // ImportState adopts, for each key=control_topic pair of the import ID, the
@@ -20,9 +21,9 @@ import (
 // provider or the Java tool); the Read that Terraform runs next fills in
 // each entry's status and partitions.
 func (r *boundariesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	pairs, ok := parseBoundariesImportID(req.ID)
-	if !ok {
-		resp.Diagnostics.Append(diagnostics.BadBoundariesImportID(req.ID))
+	pairs, err := parseBoundariesImportID(req.ID)
+	if err != nil {
+		resp.Diagnostics.Append(diagnostics.BadBoundariesImportID(req.ID, err))
 		return
 	}
 	kafka, diags := r.clients.KafkaClient(ctx, "importing cleanup boundaries")
@@ -37,7 +38,7 @@ func (r *boundariesResource) ImportState(ctx context.Context, req resource.Impor
 		op := fmt.Sprintf("importing the cleanup boundary recorded in control topic %q", control)
 		log, err := cleanup.History(ctx, kafka, control)
 		if err != nil {
-			said[i].Append(r.clients.CleanupDiag(op, err))
+			said[i].Append(importHistoryDiag(r.clients, op, control, err))
 			return
 		}
 		latest, ok := log.Latest()
@@ -62,18 +63,36 @@ func (r *boundariesResource) ImportState(ctx context.Context, req resource.Impor
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// parseBoundariesImportID reads "key=control_topic,key=control_topic".
-func parseBoundariesImportID(id string) (map[string]string, bool) {
+// parseBoundariesImportID reads "key=control_topic,key=control_topic",
+// spaces around keys and names ignored. It refuses, naming the pair: a pair
+// without "=", an empty key or name, a key given twice, a control topic
+// given twice (one control topic records one boundary: two entries on it
+// would apply two plans to one history), and a name the topic-name rule
+// refuses.
+func parseBoundariesImportID(id string) (map[string]string, error) {
 	pairs := map[string]string{}
-	for _, part := range strings.Split(id, ",") {
-		key, control, ok := strings.Cut(strings.TrimSpace(part), "=")
-		if !ok || key == "" || control == "" {
-			return nil, false
+	keyOf := map[string]string{} // control topic -> the key that named it first
+	for i, part := range strings.Split(id, ",") {
+		key, control, ok := strings.Cut(part, "=")
+		key, control = strings.TrimSpace(key), strings.TrimSpace(control)
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("pair %d, %q, has no \"=\"", i+1, part)
+		case key == "":
+			return nil, fmt.Errorf("pair %d, %q, has no key before \"=\"", i+1, part)
+		case control == "":
+			return nil, fmt.Errorf("pair %d, %q, names no control topic after \"=\"", i+1, part)
 		}
 		if _, dup := pairs[key]; dup {
-			return nil, false
+			return nil, fmt.Errorf("key %q is given twice", key)
 		}
-		pairs[key] = control
+		if other, dup := keyOf[control]; dup {
+			return nil, fmt.Errorf("control topic %q is given for keys %q and %q; each boundary needs a control topic of its own", control, other, key)
+		}
+		if err := kafkaops.CheckTopicName(control); err != nil {
+			return nil, fmt.Errorf("key %q: %w", key, err)
+		}
+		pairs[key], keyOf[control] = control, key
 	}
-	return pairs, len(pairs) > 0
+	return pairs, nil
 }

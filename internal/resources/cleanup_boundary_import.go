@@ -2,16 +2,20 @@ package resources
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
@@ -21,13 +25,17 @@ import (
 func (r *boundaryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	control := req.ID
 	op := fmt.Sprintf("importing the cleanup boundary recorded in control topic %q", control)
+	if err := kafkaops.CheckTopicName(control); err != nil {
+		resp.Diagnostics.Append(diagnostics.InvalidImportedTopicName(op, "the import ID (the control topic's name)", err))
+		return
+	}
 	kafka, diags := r.clients.KafkaClient(ctx, op)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
 	log, err := cleanup.History(ctx, kafka, control)
 	if err != nil {
-		resp.Diagnostics.Append(r.clients.CleanupDiag(op, err))
+		resp.Diagnostics.Append(importHistoryDiag(r.clients, op, control, err))
 		return
 	}
 	latest, ok := log.Latest()
@@ -68,4 +76,14 @@ func importedEntry(control string, latest cleanupplan.Operation) boundaryEntry {
 // nullTimeouts is the timeouts block of an imported resource.
 func nullTimeouts() timeouts.Value {
 	return timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType, "update": types.StringType})}
+}
+
+// importHistoryDiag reports a control topic's history that an import could
+// not read: a topic Kafka does not list is said to be missing, as an
+// import of the topic itself says, not misconfigured.
+func importHistoryDiag(clients *providerdata.Clients, op, control string, err error) diag.Diagnostic {
+	if errors.Is(err, kafkaops.ErrTopicNotFound) {
+		return diagnostics.ImportedTopicNotFound("cleanup control topic", control, err)
+	}
+	return clients.CleanupDiag(op, err)
 }

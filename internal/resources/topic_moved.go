@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // Taking over a topic the Mongey/kafka provider managed, with
@@ -81,6 +82,10 @@ func moveFromMongeyTopic[M any](spec *topicSpec[M]) resource.StateMover {
 			}
 			if strings.TrimSpace(name) == "" {
 				resp.Diagnostics.Append(diagnostics.MovedTopicNameMissing(req.SourceProviderAddress, spec.resourceType))
+				return
+			}
+			if err := kafkaops.CheckTopicName(name); err != nil {
+				resp.Diagnostics.Append(diagnostics.MovedTopicNameInvalid(req.SourceProviderAddress, spec.resourceType, err))
 				return
 			}
 			var m M

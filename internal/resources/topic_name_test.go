@@ -21,35 +21,52 @@ var longName = strings.Repeat("x", 250)
 // time, and the apply creates nothing.
 func TestAccTopicNamesKafkaRefuses(t *testing.T) {
 	e := acctest.New(t)
-	for name, tc := range map[string]struct{ body, want string }{
+	for name, tc := range map[string]struct{ body, want, env string }{
 		"action-state topic named .": {`
 resource "flinkagents_action_state_topic" "x" {
   name = "."
-}`, `(?s)Invalid Kafka Topic Name.*name.*"\." is refused by Kafka`},
+}`, `(?s)Invalid Kafka Topic Name.*name.*"\." is refused by Kafka`, ""},
 		"control topic named ..": {`
 resource "flinkagents_cleanup_control_topic" "x" {
   name = ".."
-}`, `(?s)Invalid Kafka Topic Name.*name.*"\.\." is refused by Kafka`},
+}`, `(?s)Invalid Kafka Topic Name.*name.*"\.\." is refused by Kafka`, ""},
 		"control topic serving a topic with a space": {`
 resource "flinkagents_cleanup_control_topic" "x" {
   name               = "orders-control"
   action_state_topic = "orders state"
-}`, `(?s)Invalid Kafka Topic Name.*action_state_topic.*' ' at byte 6`},
+}`, `(?s)Invalid Kafka Topic Name.*action_state_topic.*' ' at byte 6`, ""},
 		"boundary on control topic ..": {`
 resource "flinkagents_cleanup_boundary" "x" {
   control_topic = ".."
-}`, `(?s)Invalid Kafka Topic Name.*control_topic.*"\.\." is refused by Kafka`},
+}`, `(?s)Invalid Kafka Topic Name.*control_topic.*"\.\." is refused by Kafka`, ""},
 		"boundary for action-state topic .": {`
 resource "flinkagents_cleanup_boundary" "x" {
   control_topic      = "orders-control"
   action_state_topic = "."
-}`, `(?s)Invalid Kafka Topic Name.*action_state_topic.*"\." is refused by Kafka`},
+}`, `(?s)Invalid Kafka Topic Name.*action_state_topic.*"\." is refused by Kafka`, ""},
+		"action-state topic named __consumer_offsets": {body: `
+resource "flinkagents_action_state_topic" "x" {
+  name = "__consumer_offsets"
+}`, want: `(?s)Invalid Kafka Topic Name.*name.*one of Kafka's internal topics`},
+		// The provider reads no topic name from the environment itself; a
+		// name from the environment reaches it as a Terraform variable, and
+		// meets the same validator.
+		"control topic named by TF_VAR_control": {body: `
+variable "control" {
+  type = string
+}
+resource "flinkagents_cleanup_control_topic" "x" {
+  name = var.control
+}`, env: "a b", want: `(?s)Invalid Kafka Topic Name.*name.*' ' at byte 1`},
 		"action-state topic of 250 characters": {`
 resource "flinkagents_action_state_topic" "x" {
   name = "` + longName + `"
-}`, `(?s)Invalid Kafka Topic Name.*250 characters long`},
+}`, `(?s)Invalid Kafka Topic Name.*250 characters long`, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("TF_VAR_control", tc.env)
+			}
 			resource.UnitTest(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.Factories,
 				Steps:                    []resource.TestStep{{Config: e.Provider() + tc.body, ExpectError: regexp.MustCompile(tc.want)}},
@@ -63,7 +80,7 @@ resource "flinkagents_action_state_topic" "x" {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, bad := range []string{".", "..", "orders state", "orders-control", longName} {
+			for _, bad := range []string{".", "..", "orders state", "orders-control", longName, "a b"} {
 				if topics.Has(bad) {
 					t.Errorf("topic %q was created", bad)
 				}

@@ -360,6 +360,11 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 // ImportState adopts a topic by name, protected until the operator says
 // otherwise, managing no extra config keys; Read fills in the rest.
 func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if err := kafkaops.CheckTopicName(req.ID); err != nil {
+		resp.Diagnostics.Append(diagnostics.InvalidImportedTopicName(
+			fmt.Sprintf("importing %s with import ID %q", r.spec.label, req.ID), "the import ID", err))
+		return
+	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
