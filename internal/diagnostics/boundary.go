@@ -90,16 +90,24 @@ func HistoryNotCompared(control string, err error) diag.Diagnostic {
 			"below it remain is unknown. An apply of this boundary refuses to run until this is resolved.\n\nOriginal error: %s", control, err))
 }
 
+// BoundaryRef names a boundary of the configuration being planned: Who is
+// the resource ("flinkagents_cleanup_boundary", or an entry of
+// flinkagents_cleanup_boundaries), PlanID and Source its plan.
+type BoundaryRef struct{ Who, PlanID, Source string }
+
 // TwoBoundariesOneControlTopic refuses a configuration holding two
-// boundaries that record different plans in one control topic.
-func TwoBoundariesOneControlTopic(control, planID, source, otherID, otherSource string) diag.Diagnostic {
+// boundaries on one control topic: this one, and other planned before it.
+func TwoBoundariesOneControlTopic(control string, this, other BoundaryRef) diag.Diagnostic {
+	same := ""
+	if this.PlanID == other.PlanID {
+		same = " Even with the same plan, two resources would each record and delete on their own and disagree about the boundary as soon as one changes."
+	}
 	return diag.NewErrorDiagnostic("Two Cleanup Boundaries Share A Control Topic",
-		fmt.Sprintf("While planning: this boundary (plan %s, from %q) and another boundary in this configuration (plan %s, "+
-			"from %q; a flinkagents_cleanup_boundary or an entry of flinkagents_cleanup_boundaries) both record into control "+
-			"topic %q. A control topic holds one boundary history; two boundaries would each apply their own plan and fence each "+
-			"other's transactions on every run.\n\n"+
+		fmt.Sprintf("While planning: this boundary (%s, plan %s, from %q) and another boundary in this configuration (%s, plan %s, "+
+			"from %q) both record into control topic %q. A control topic holds one boundary history; two boundaries would each "+
+			"apply their own plan and fence each other's transactions on every run.%s\n\n"+
 			"Keep one boundary per control topic and point its plan_json at the recovery point to keep. "+
-			"Nothing was written or deleted.", planID, source, otherID, otherSource, control))
+			"Nothing was written or deleted.", this.Who, this.PlanID, this.Source, other.Who, other.PlanID, other.Source, control, same))
 }
 
 // MalformedPlan reports a plan_json (or plan file) that is not a valid

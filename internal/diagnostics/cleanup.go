@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -101,6 +102,9 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 	var mismatch *cleanupplan.KeyMismatchError
 	if errors.As(err, &mismatch) && errors.As(err, &rec) {
 		return ControlRecordKeyMismatch(op, rec, mismatch.PlanID, err, conn)
+	}
+	if errors.Is(err, context.Canceled) {
+		return cleanupCancelled(op, err)
 	}
 	// Before the refusals too: a control topic Kafka does not list is
 	// missing, which "misconfigured" does not say.

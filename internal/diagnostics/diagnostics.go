@@ -60,8 +60,18 @@ func kafkaTimeout(op string, err error) diag.Diagnostic {
 }
 
 // cancelled reports an operation Terraform stopped (Ctrl-C, or a run
-// cancelled by its orchestrator) before it finished.
+// cancelled by its orchestrator) before it finished. It says nothing about
+// cleanup boundaries: a topic operation has none (cleanupCancelled does).
 func cancelled(op string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Operation Cancelled",
+		detail(op+", Terraform cancelled the operation before it finished",
+			"Whether its last request to Kafka took effect is not known. Run terraform plan: it reads what Kafka holds now "+
+				"and shows what is left to do (a topic whose creation went through is reported as existing, with how to import it).", err))
+}
+
+// cleanupCancelled is cancelled for a cleanup boundary's operation, which
+// the next apply always finishes from what the control topic records.
+func cleanupCancelled(op string, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Operation Cancelled",
 		detail(op+", Terraform cancelled the operation before it finished",
 			"Nothing is left half-done that the next run cannot finish: re-run terraform apply "+

@@ -59,7 +59,8 @@ func TestConstructors(t *testing.T) {
 		{kafkaUnreachable(op, []string{"k1:9092", "k2:9092"}, err), "Kafka Unreachable", "k1:9092, k2:9092"},
 		{kafkaUnreachable(op, nil, err), "Kafka Unreachable", "the configured bootstrap servers"},
 		{kafkaTimeout(op, err), "Kafka Operation Timed Out", "raise the provider's timeout"},
-		{cancelled(op, err), "Operation Cancelled", "re-run terraform apply"},
+		{cancelled(op, err), "Operation Cancelled", "Run terraform plan"},
+		{cleanupCancelled(op, err), "Operation Cancelled", "re-run terraform apply"},
 		{unknownCA(op, err), "Broker Certificate Not Trusted", "tls.ca_pem does not match the broker's certificate chain"},
 		{tlsHostnameMismatch(op, err), "Broker Certificate Name Mismatch", "tls.server_name"},
 		{clientCertificateRejected(op, err), "Client Certificate Rejected", "tls.cert_pem and tls.key_pem"},
@@ -183,5 +184,19 @@ func TestFromKafkaErrorWithKafkaErrors(t *testing.T) {
 			}
 			assertShape(t, d, tt.summary, "", tt.err)
 		})
+	}
+}
+
+// Ctrl-C during a topic operation says nothing about cleanup boundaries
+// (it has none); during a cleanup operation it says the next apply resumes.
+func TestCancelledSaysWhatTheOperationWas(t *testing.T) {
+	err := fmt.Errorf("create topic on topic %q: %w", "orders", context.Canceled)
+	topic := FromKafkaErrorVia(`creating action-state topic "orders"`, err, "")
+	if topic.Summary() != "Operation Cancelled" || strings.Contains(strings.ToLower(topic.Detail()), "boundar") || strings.Contains(topic.Detail(), "COMMITTED") {
+		t.Errorf("a cancelled topic operation:\n%s\n%s", topic.Summary(), topic.Detail())
+	}
+	boundary := FromCleanupErrorVia(`applying cleanup plan p to topic "orders"`, err, "")
+	if boundary.Summary() != "Operation Cancelled" || !strings.Contains(boundary.Detail(), "COMMITTED is resumed") {
+		t.Errorf("a cancelled cleanup operation:\n%s\n%s", boundary.Summary(), boundary.Detail())
 	}
 }

@@ -12,10 +12,22 @@ import (
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
-// DeletionProtected refuses destroying (or replacing) a protected topic.
+// DeletionProtected refuses, at plan time, destroying (or replacing) a
+// protected topic.
 func DeletionProtected(kind, name string) diag.Diagnostic {
+	return deletionProtected(fmt.Sprintf("planning, Terraform would destroy %s %q", kind, name))
+}
+
+// DeletionProtectedAtDelete refuses the delete itself, at apply time, of a
+// topic whose state says it is protected: the plan that led here skipped the
+// plan-time check (a -target, a plan file saved before the protection).
+func DeletionProtectedAtDelete(kind, name string) diag.Diagnostic {
+	return deletionProtected(fmt.Sprintf("destroying %s %q, its state has deletion_protection = true, so nothing was deleted", kind, name))
+}
+
+func deletionProtected(doing string) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Deletion Protection Is On",
-		detail(fmt.Sprintf("planning, Terraform would destroy %s %q", kind, name),
+		detail(doing,
 			"Destroying it deletes data the Flink Agents runtime needs to restore without re-running actions. "+
 				"If that is really intended: set deletion_protection = false, run terraform apply, then destroy or remove the block. "+
 				"If the block was renamed or moved, use a moved block or terraform state mv instead.", nil))

@@ -83,6 +83,14 @@ func (pl *entryPlanning) planStatic(clients *providerdata.Clients, e *boundaryEn
 	pl.planKnown(clients, e, p, diags)
 }
 
+// who names the boundary for a diagnostic about another one.
+func (pl *entryPlanning) who() string {
+	if pl.at.Equal(path.Empty()) {
+		return "a flinkagents_cleanup_boundary"
+	}
+	return fmt.Sprintf("%s of a flinkagents_cleanup_boundaries", pl.at)
+}
+
 // planKnown plans a boundary whose plan p is known.
 func (pl *entryPlanning) planKnown(clients *providerdata.Clients, e *boundaryEntry, p cleanupplan.Plan, diags *diag.Diagnostics) {
 	e.PlanID = types.StringValue(p.ID())
@@ -97,8 +105,9 @@ func (pl *entryPlanning) planKnown(clients *providerdata.Clients, e *boundaryEnt
 	if !e.ControlTopic.IsUnknown() && clients != nil {
 		// One history per control topic: two boundaries would fence each
 		// other's writes on every run.
-		if otherID, otherSource, clash := clients.ClaimControlTopic(e.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint); clash {
-			pl.refuse(e, nil, diagnostics.TwoBoundariesOneControlTopic(e.ControlTopic.ValueString(), p.ID(), p.SourceRecoveryPoint, otherID, otherSource), diags)
+		this := diagnostics.BoundaryRef{Who: pl.who(), PlanID: p.ID(), Source: p.SourceRecoveryPoint}
+		if other, clash := clients.ClaimControlTopic(e.ControlTopic.ValueString(), this); clash {
+			pl.refuse(e, nil, diagnostics.TwoBoundariesOneControlTopic(e.ControlTopic.ValueString(), this, other), diags)
 			return
 		}
 	}

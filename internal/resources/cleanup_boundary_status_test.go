@@ -93,6 +93,36 @@ func TestCleanupBoundaryRecordsGonePastApplies(t *testing.T) {
 	})
 }
 
+// TestAFleetEntryAndABoundaryOnOneControlTopicAreRefused: even with the
+// same plan, an entry of flinkagents_cleanup_boundaries and a
+// flinkagents_cleanup_boundary on one control topic are refused at plan
+// time, naming both; nothing is recorded or deleted.
+func TestAFleetEntryAndABoundaryOnOneControlTopicAreRefused(t *testing.T) {
+	b := newBoundaryEnv(t, 2, 10)
+	p := b.plan(t, "file:/checkpoints/orders/chk-4", func(int32) int64 { return 4 })
+	config := b.config(p) + fmt.Sprintf(`
+resource "flinkagents_cleanup_boundaries" "fleet" {
+  boundaries = {
+    orders = {
+      control_topic = %q
+      plan_json     = %q
+    }
+  }
+}
+`, b.control, p.File())
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{{
+			Config:      config,
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Two Cleanup Boundaries Share A Control Topic.*flinkagents_cleanup_boundar.*flinkagents_cleanup_boundar.*Even with the same plan`),
+		}},
+	})
+	if s := b.StartOffsets(b.data); s[0] != 0 || s[1] != 0 {
+		t.Fatalf("records deleted: %v", s)
+	}
+}
+
 // TestTwoBoundariesOnOneControlTopicAreRefused: the plan names the sibling
 // instead of failing at apply with "another apply is running".
 func TestTwoBoundariesOnOneControlTopicAreRefused(t *testing.T) {

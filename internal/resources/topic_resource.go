@@ -322,7 +322,7 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 	s := r.spec.common(&state)
 	name := s.Name.ValueString()
 	if s.DeletionProtection.ValueBool() {
-		resp.Diagnostics.Append(diagnostics.DeletionProtected(r.spec.label, name))
+		resp.Diagnostics.Append(diagnostics.DeletionProtectedAtDelete(r.spec.label, name))
 		return
 	}
 	op := fmt.Sprintf("deleting %s %q", r.spec.label, name)

@@ -53,10 +53,8 @@ type Clients struct {
 	err   error
 
 	claimsMu sync.Mutex
-	claims   map[string]boundaryClaim // control topic -> the first boundary planned into it
+	claims   map[string]diagnostics.BoundaryRef // control topic -> the first boundary planned into it
 }
-
-type boundaryClaim struct{ planID, source string }
 
 // UnavailableError says why the provider block cannot produce a Kafka client
 // at all (values unknown until apply, no bootstrap servers), as opposed to a
@@ -173,22 +171,32 @@ func (c *Clients) KafkaClient(ctx context.Context, op string) (*kafkaops.Client,
 	return nil, diag.Diagnostics{c.KafkaDiag(op, err)}
 }
 
-// ClaimControlTopic records that a boundary of this configuration plans
-// planID (from source) into control. Terraform plans every resource of one
-// configuration through one provider instance, so a second boundary with
-// another plan for the same control topic is seen here, and its diagnostic
-// can name the first instead of a transaction fenced at apply time.
-func (c *Clients) ClaimControlTopic(control, planID, source string) (otherID, otherSource string, clash bool) {
+// ClaimControlTopic records that boundary b of this configuration plans
+// into control, and returns the first boundary that did when the two clash:
+// another plan, or the same plan from another boundary (a fleet entry and a
+// flinkagents_cleanup_boundary, or entries of different keys). A control
+// topic holds one boundary history, so two boundaries on it would apply
+// their plans in turn and fence each other's transactions.
+//
+// Terraform plans every resource of one configuration through one provider
+// instance, so a clash is seen here, and its diagnostic can name the first
+// boundary instead of a transaction fenced at apply time. Boundaries
+// configured through different provider aliases are planned by different
+// instances and cannot be compared: that limit is documented with the
+// resources. Two boundaries of one kind and plan (two
+// flinkagents_cleanup_boundary with one plan_json) look like one boundary
+// planned twice, and are not refused either.
+func (c *Clients) ClaimControlTopic(control string, b diagnostics.BoundaryRef) (first diagnostics.BoundaryRef, clash bool) {
 	c.claimsMu.Lock()
 	defer c.claimsMu.Unlock()
 	if prev, ok := c.claims[control]; ok {
-		return prev.planID, prev.source, prev.planID != planID
+		return prev, prev != b
 	}
 	if c.claims == nil {
-		c.claims = map[string]boundaryClaim{}
+		c.claims = map[string]diagnostics.BoundaryRef{}
 	}
-	c.claims[control] = boundaryClaim{planID: planID, source: source}
-	return "", "", false
+	c.claims[control] = b
+	return diagnostics.BoundaryRef{}, false
 }
 
 // Close releases the client if one was built. Terraform ends the provider

@@ -13,6 +13,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kversion"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/saslauth"
 )
@@ -130,6 +131,36 @@ func TestBrokerTooOldNamesTheRelease(t *testing.T) {
 	for _, want := range []string{"broker 0 Apache Kafka ", "broker 1 Apache Kafka ", "raising replication_factor in place", "Apache Kafka 2.4"} {
 		if !strings.Contains(d.Detail(), want) {
 			t.Errorf("%s: detail lacks %q:\n%s", d.Summary(), want, d.Detail())
+		}
+	}
+}
+
+// One control topic, one boundary: a second claim clashes when its plan or
+// its resource differs; the same boundary planned again does not.
+func TestClaimControlTopic(t *testing.T) {
+	fleet := diagnostics.BoundaryRef{Who: `entry "orders" of a flinkagents_cleanup_boundaries`, PlanID: "p1", Source: "chk-1"}
+	single := diagnostics.BoundaryRef{Who: "a flinkagents_cleanup_boundary", PlanID: "p1", Source: "chk-1"}
+	other := diagnostics.BoundaryRef{Who: `entry "payments" of a flinkagents_cleanup_boundaries`, PlanID: "p1", Source: "chk-1"}
+	later := diagnostics.BoundaryRef{Who: fleet.Who, PlanID: "p2", Source: "chk-2"}
+	for name, c := range map[string]struct {
+		second diagnostics.BoundaryRef
+		clash  bool
+	}{
+		"the same entry planned again":     {fleet, false},
+		"a boundary with the same plan":    {single, true},
+		"another entry with the same plan": {other, true},
+		"the same entry with another plan": {later, true},
+	} {
+		clients := New(nil, nil)
+		if _, clash := clients.ClaimControlTopic("ctl", fleet); clash {
+			t.Fatalf("%s: the first claim clashed", name)
+		}
+		first, clash := clients.ClaimControlTopic("ctl", c.second)
+		if clash != c.clash || (clash && first != fleet) {
+			t.Errorf("%s: clash %v with %+v, want %v with the first claim", name, clash, first, c.clash)
+		}
+		if _, clash := clients.ClaimControlTopic("other-ctl", c.second); clash {
+			t.Errorf("%s: a claim on another control topic clashed", name)
 		}
 	}
 }
