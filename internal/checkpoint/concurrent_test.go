@@ -13,13 +13,23 @@ import (
 )
 
 // overlapStorage is a ConcurrentStorage over LocalStorage that records how
-// many ReadRange calls run at once.
+// many ReadRange calls run at once. Each call waits until limit calls run
+// at once (or a minute passed), so a reader that reads in parallel shows it
+// however the scheduler interleaves the goroutines.
 type overlapStorage struct {
 	LocalStorage
 	limit int
 
 	mu             sync.Mutex
 	inFlight, peak int
+	full           chan struct{} // closed once limit calls ran at once
+	expired        chan struct{} // closed a minute after newOverlapStorage
+}
+
+func newOverlapStorage(limit int) *overlapStorage {
+	s := &overlapStorage{limit: limit, full: make(chan struct{}), expired: make(chan struct{})}
+	time.AfterFunc(time.Minute, func() { close(s.expired) })
+	return s
 }
 
 func (s *overlapStorage) ReadConcurrency() int { return s.limit }
@@ -27,10 +37,16 @@ func (s *overlapStorage) ReadConcurrency() int { return s.limit }
 func (s *overlapStorage) ReadRange(ctx context.Context, path string, off, n int64) ([]byte, error) {
 	s.mu.Lock()
 	s.inFlight++
+	if s.inFlight == s.limit && s.peak < s.limit {
+		close(s.full)
+	}
 	s.peak = max(s.peak, s.inFlight)
 	s.mu.Unlock()
-	time.Sleep(5 * time.Millisecond) // a round trip, so reads can overlap
 	defer func() { s.mu.Lock(); s.inFlight--; s.mu.Unlock() }()
+	select {
+	case <-s.full:
+	case <-s.expired:
+	}
 	return s.LocalStorage.ReadRange(ctx, path, off, n)
 }
 
@@ -45,7 +61,7 @@ func TestConcurrentStorageReadsSubtasksInParallel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &overlapStorage{limit: 3}
+	st := newOverlapStorage(3)
 	got, err := ReadRecoveryMarkers(context.Background(), st, dir, Selector{})
 	if err != nil {
 		t.Fatal(err)
@@ -53,8 +69,8 @@ func TestConcurrentStorageReadsSubtasksInParallel(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("concurrent read %+v, sequential %+v", got, want)
 	}
-	if st.peak < 2 || st.peak > 3 {
-		t.Errorf("%d reads at once, want 2 or 3 (bound 3)", st.peak)
+	if st.peak != 3 {
+		t.Errorf("%d reads at once, want the bound, 3", st.peak)
 	}
 
 	// The error names the lowest failing subtask, as a sequential read would.
@@ -71,7 +87,7 @@ func TestConcurrentStorageReadsSubtasksInParallel(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, s := range []Storage{LocalStorage{}, &overlapStorage{limit: 4}} {
+	for _, s := range []Storage{LocalStorage{}, newOverlapStorage(4)} {
 		_, err = ReadRecoveryMarkers(context.Background(), s, dir, Selector{})
 		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "subtask 3,") {
 			t.Errorf("%T: %v, want subtask 3 named", s, err)

@@ -110,9 +110,11 @@ func TestPropertiesSweepRefusesWhatFlinkRefuses(t *testing.T) {
 			t.Errorf("no fixture holds a %s", k)
 		}
 	}
-	if d := time.Since(started); d > 10*time.Second {
-		t.Errorf("the sweep took %v", d)
-	}
+	// How long the sweep takes is logged, not asserted: on a loaded machine
+	// it varies tenfold. A mutation that made the reader loop or allocate
+	// without bound would not end here at all, and go test's timeout would
+	// fail it.
+	t.Logf("the sweep took %v", time.Since(started).Round(time.Millisecond))
 }
 
 // The error names the file, the byte and the class whose

@@ -19,9 +19,11 @@ import (
 // or the caller's cancellation says so, with an error naming what it waited
 // for, and the client lets go of its connection.
 
-// stallMargin is what a bounded operation may take beyond its bound: the
-// client noticing its context, and a loaded 2-core test machine.
-const stallMargin = 3 * time.Second
+// stallMargin is what a bounded operation may take beyond its bound before
+// the test calls it unbounded. Which bound ended the wait is proven by the
+// error, which names it; the margin only tells an operation that ended from
+// one that hung, so it is wide enough for a loaded 2-core machine.
+const stallMargin = 30 * time.Second
 
 // silentStore is one store kind pointed at a silent listener.
 type silentStore struct {

@@ -63,6 +63,12 @@ type coalescer[R any] struct {
 	window   time.Duration
 	maxBatch int
 
+	// now and afterFunc are time.Now and time.AfterFunc; tests replace
+	// them to open and close a window at a chosen moment instead of
+	// racing the scheduler.
+	now       func() time.Time
+	afterFunc func(time.Duration, func())
+
 	mu       sync.Mutex
 	open     *batch[R] // collecting callers; nil when none
 	inFlight int       // requests of this kind sent and not yet answered
@@ -75,6 +81,7 @@ type coalescer[R any] struct {
 type batch[R any] struct {
 	topics    []string
 	joined    map[string]bool
+	callers   int  // callers waiting on it, duplicates included
 	ready     bool // it may be sent: no window, the window passed, or as large as recent batches
 	waitedOut bool // it waited the whole window
 	done      chan struct{}
@@ -84,7 +91,8 @@ type batch[R any] struct {
 }
 
 func newCoalescer[R any](c *Client, op string, request batchRequest[R]) *coalescer[R] {
-	return &coalescer[R]{client: c, op: op, request: request, enabled: c.cfg.Coalesce, window: c.cfg.CoalesceWindow, maxBatch: c.cfg.CoalesceMaxTopics}
+	return &coalescer[R]{client: c, op: op, request: request, enabled: c.cfg.Coalesce, window: c.cfg.CoalesceWindow, maxBatch: c.cfg.CoalesceMaxTopics,
+		now: time.Now, afterFunc: func(d time.Duration, f func()) { time.AfterFunc(d, f) }}
 }
 
 // do returns topic's answer, from a coalesced request when enabled.
@@ -148,13 +156,14 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 		// A read that follows a request of its kind by less than the window
 		// is part of a burst (a refresh of many resources): its batch waits
 		// the window for company. A read after a quiet spell goes at once.
-		burst := co.window > 0 && time.Since(co.lastSent) < co.window
+		burst := co.window > 0 && co.now().Sub(co.lastSent) < co.window
 		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{}), ready: !burst}
 		if burst {
-			time.AfterFunc(co.window, func() { co.windowClosed(b) })
+			co.afterFunc(co.window, func() { co.windowClosed(b) })
 		}
 		co.open = b
 	}
+	b.callers++
 	if !b.joined[topic] {
 		// Callers asking for the same topic share one entry; each still
 		// gets its own copy from answer.
@@ -186,7 +195,7 @@ func (co *coalescer[R]) windowClosed(b *batch[R]) {
 func (co *coalescer[R]) sendLocked(b *batch[R]) {
 	co.open = nil
 	co.inFlight++
-	co.lastSent = time.Now()
+	co.lastSent = co.now()
 	if b.waitedOut {
 		co.peak = len(b.topics) // fewer callers than before: expect that many now
 	} else {

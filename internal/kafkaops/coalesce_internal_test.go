@@ -24,7 +24,9 @@ type fakeBroker struct {
 	reqErr  func(topics []string) error
 
 	inFlight, maxInFlight atomic.Int32
-	hold                  time.Duration
+	// holdFirst, when set, keeps the first request in flight until it is
+	// closed; hold, every request.
+	holdFirst, hold chan struct{}
 }
 
 func (f *fakeBroker) request(_ context.Context, topics []string) (func(string) (string, error), error) {
@@ -39,8 +41,14 @@ func (f *fakeBroker) request(_ context.Context, topics []string) (func(string) (
 	f.mu.Lock()
 	f.batches = append(f.batches, slices.Clone(topics))
 	f.sentAt = append(f.sentAt, time.Now())
+	first := len(f.batches) == 1
 	f.mu.Unlock()
-	time.Sleep(f.hold)
+	if first && f.holdFirst != nil {
+		<-f.holdFirst
+	}
+	if f.hold != nil {
+		<-f.hold
+	}
 	if f.reqErr != nil {
 		if err := f.reqErr(topics); err != nil {
 			return nil, err
@@ -52,6 +60,55 @@ func (f *fakeBroker) request(_ context.Context, topics []string) (func(string) (
 		}
 		return "answer:" + topic, nil
 	}, nil
+}
+
+// sent is how many requests f was sent.
+func (f *fakeBroker) sent() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.batches)
+}
+
+// manualWindow stops co's clock: every read after a request is within the
+// window, and a window closes only when the test calls closeWindows. What
+// the test sees then does not depend on how long the scheduler takes.
+type manualWindow struct {
+	mu      sync.Mutex
+	pending []func()
+}
+
+func stopClock[R any](co *coalescer[R]) *manualWindow {
+	m := &manualWindow{}
+	now := time.Unix(1_000_000_000, 0)
+	co.now = func() time.Time { return now }
+	co.afterFunc = func(_ time.Duration, f func()) {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.pending = append(m.pending, f)
+	}
+	return m
+}
+
+// closeWindows closes every window opened so far.
+func (m *manualWindow) closeWindows() {
+	m.mu.Lock()
+	pending := m.pending
+	m.pending = nil
+	m.mu.Unlock()
+	for _, f := range pending {
+		f()
+	}
+}
+
+// goAll calls co.do for every topic, each in its own goroutine, and returns
+// a function that waits for them and returns answers and errors by index.
+func goAll(co *coalescer[string], topics []string) (wait func() ([]string, []error)) {
+	answers, errs := make([]string, len(topics)), make([]error, len(topics))
+	var wg sync.WaitGroup
+	for i, topic := range topics {
+		wg.Go(func() { answers[i], errs[i] = co.do(context.Background(), topic) })
+	}
+	return func() ([]string, []error) { wg.Wait(); return answers, errs }
 }
 
 func testClient(t *testing.T, cfg Config) *Client {
@@ -92,10 +149,19 @@ func topicNames(n int) []string {
 }
 
 func TestCoalescerMergesConcurrentCallsAndAnswersEachCaller(t *testing.T) {
-	f := &fakeBroker{fail: map[string]error{"t007": kerr.UnknownTopicOrPartition}}
+	gate := make(chan struct{})
+	f := &fakeBroker{fail: map[string]error{"t007": kerr.UnknownTopicOrPartition}, holdFirst: gate}
 	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 50 * time.Millisecond}), "fake", f.request)
+	window := stopClock(co)
 	topics := append(topicNames(100), "t042") // one topic asked twice
-	answers, errs, started := callAll(co, topics)
+	wait := goAll(co, topics)
+	// The first caller's request is held until every other caller waits
+	// for the next one; then the window closes.
+	Eventually(t, "every caller to wait", func() bool { return f.sent() == 1 && waiting(co) == len(topics)-1 })
+	last := time.Now() // every call began before this
+	close(gate)
+	window.closeWindows() // the rest goes once the first request ends
+	answers, errs := wait()
 
 	for i, topic := range topics {
 		switch {
@@ -107,29 +173,22 @@ func TestCoalescerMergesConcurrentCallsAndAnswersEachCaller(t *testing.T) {
 			t.Errorf("%s: got %q, %v; another caller's error must not leak", topic, answers[i], errs[i])
 		}
 	}
-	if len(f.batches) > 3 {
-		t.Errorf("%d requests for %d concurrent callers, want the first alone and the rest in one (or two if the scheduler split them)", len(f.batches), len(topics))
+	if len(f.batches) != 2 || len(f.batches[0]) != 1 {
+		t.Fatalf("requests of %d, %d... topics for %d concurrent callers, want the first alone and the rest in one", len(f.batches[0]), len(f.batches), len(topics))
 	}
 	// Callers asking for the same topic in one batch share its entry. The
 	// first caller goes alone, before the others gather: t042 is sent twice
 	// only when that first caller was one of its two.
-	sent, want := 0, 100
-	for _, b := range f.batches {
-		sent += len(b)
-		if len(slices.Compact(slices.Sorted(slices.Values(b)))) != len(b) {
-			t.Errorf("a request carried a topic twice: %v", b)
-		}
-	}
+	want := 99
 	if slices.Equal(f.batches[0], []string{"t042"}) {
-		want = 101
+		want = 100
 	}
-	if sent != want {
-		t.Errorf("%d topics sent, want %d (duplicates merged)", sent, want)
+	if got := f.batches[1]; len(got) != want || len(slices.Compact(slices.Sorted(slices.Values(got)))) != len(got) {
+		t.Errorf("the second request named %d topics (%d distinct), want the %d others once each", len(got), len(slices.Compact(slices.Sorted(slices.Values(got)))), want)
 	}
-	// Freshness: every request left after every call it answers began.
-	last := slices.MaxFunc(started, time.Time.Compare)
-	if len(f.batches) == 1 && f.sentAt[0].Before(last) {
-		t.Errorf("request sent at %v, before the last caller asked at %v", f.sentAt[0], last)
+	// Freshness: the request left after every call it answers began.
+	if f.sentAt[1].Before(last) {
+		t.Errorf("request sent at %v, before the last caller asked (by %v)", f.sentAt[1], last)
 	}
 }
 
@@ -208,7 +267,7 @@ func TestCoalescerBatchesWhileInFlight(t *testing.T) {
 		})
 	}
 	queued.Wait()
-	time.Sleep(20 * time.Millisecond) // let every caller join before the gate opens
+	Eventually(t, "every caller to join", func() bool { return waiting(co) == len(topics) })
 	if n := sent(); n != 1 {
 		t.Fatalf("%d requests while the first was in flight, want 1", n)
 	}
@@ -222,14 +281,16 @@ func TestCoalescerBatchesWhileInFlight(t *testing.T) {
 	}
 }
 
-// With a window, a read after a quiet spell is not held: it goes at once.
+// With a window, a read after a quiet spell is not held: it goes at once
+// (the window here never closes by itself).
 func TestCoalescerWindowDoesNotHoldALoneRead(t *testing.T) {
 	f := &fakeBroker{}
 	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: time.Minute}), "fake", f.request)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if got, err := co.do(ctx, "lone"); err != nil || got != "answer:lone" {
-		t.Fatalf("a lone read was held for the window: %q, %v", got, err)
+	stopClock(co)
+	wait := goAll(co, []string{"lone"})
+	Eventually(t, "the lone read to be sent", func() bool { return f.sent() == 1 })
+	if answers, errs := wait(); errs[0] != nil || answers[0] != "answer:lone" {
+		t.Fatalf("lone read: %q, %v", answers[0], errs[0])
 	}
 }
 
@@ -239,12 +300,18 @@ func TestCoalescerWindowDoesNotHoldALoneRead(t *testing.T) {
 func TestCoalescerWindowGathersABurst(t *testing.T) {
 	f := &fakeBroker{}
 	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 300 * time.Millisecond}), "fake", f.request)
+	window := stopClock(co)
 	if _, err := co.do(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
-	_, errs, _ := callAll(co, topicNames(5))
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
+	wait := goAll(co, topicNames(5))
+	Eventually(t, "the burst to gather", func() bool { return waiting(co) == 5 })
+	if n := f.sent(); n != 1 {
+		t.Fatalf("%d requests before the window closed, want only the first", n)
+	}
+	window.closeWindows()
+	if _, errs := wait(); errors.Join(errs...) != nil {
+		t.Fatal(errors.Join(errs...))
 	}
 	if len(f.batches) != 2 || len(f.batches[1]) != 5 {
 		t.Errorf("requests %v, want [first] then the burst of 5 together", f.batches)
@@ -256,22 +323,22 @@ func TestCoalescerWindowGathersABurst(t *testing.T) {
 func TestCoalescerBurstAsLargeAsTheLastGoesAtOnce(t *testing.T) {
 	f := &fakeBroker{}
 	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: time.Second}), "fake", f.request)
+	window := stopClock(co)
 	if _, err := co.do(context.Background(), "first"); err != nil {
 		t.Fatal(err)
 	}
-	if _, errs, _ := callAll(co, topicNames(5)); errors.Join(errs...) != nil { // waits out the window
+	wait := goAll(co, topicNames(5))
+	Eventually(t, "the first burst to gather", func() bool { return waiting(co) == 5 })
+	window.closeWindows()
+	if _, errs := wait(); errors.Join(errs...) != nil {
 		t.Fatal(errors.Join(errs...))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond)
-	defer cancel()
-	var wg sync.WaitGroup
-	errs := make([]error, 5)
-	for i, topic := range []string{"a", "b", "c", "d", "e"} {
-		wg.Go(func() { _, errs[i] = co.do(ctx, topic) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		t.Fatalf("the second burst of 5 waited for the window: %v", err)
+	// The second burst's window is never closed: it can only go because it
+	// is as large as the first.
+	wait = goAll(co, []string{"a", "b", "c", "d", "e"})
+	Eventually(t, "the second burst to go without its window", func() bool { return f.sent() == 3 })
+	if _, errs := wait(); errors.Join(errs...) != nil {
+		t.Fatal(errors.Join(errs...))
 	}
 	if len(f.batches) != 3 || len(f.batches[2]) != 5 {
 		t.Errorf("requests %v, want [first], the first burst, then the second burst together", f.batches)
@@ -318,37 +385,48 @@ func TestCoalescerReportsWholeRequestErrorsToEveryCaller(t *testing.T) {
 			t.Errorf("%s: got %v, want the request error naming the topic", topic, errs[i])
 		}
 	}
-	if len(f.batches) > 2 {
-		t.Errorf("%d requests: a whole-request failure must not be retried per topic", len(f.batches))
+	asked := map[string]int{}
+	for _, b := range f.batches {
+		for _, topic := range b {
+			asked[topic]++
+		}
+	}
+	for _, topic := range topics {
+		if asked[topic] != 1 {
+			t.Errorf("%s was asked %d times: a whole-request failure must not be retried per topic", topic, asked[topic])
+		}
 	}
 }
 
 // A caller that gives up stops waiting; the others still get their answers.
 func TestCoalescerCallerCancellation(t *testing.T) {
-	f := &fakeBroker{hold: 100 * time.Millisecond}
+	gate := make(chan struct{})
+	f := &fakeBroker{hold: gate}
 	co := newCoalescer(testClient(t, Config{Coalesce: true, CoalesceWindow: 10 * time.Millisecond}), "fake", f.request)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
-	defer cancel()
-	var wg sync.WaitGroup
-	var otherErr error
-	wg.Go(func() { _, otherErr = co.do(context.Background(), "b") })
-	if _, err := co.do(ctx, "a"); !errors.Is(err, context.DeadlineExceeded) {
+	wait := goAll(co, []string{"b"})
+	Eventually(t, "b's request", func() bool { return f.sent() == 1 })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // "a" gives up while b's request is held
+	if _, err := co.do(ctx, "a"); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled caller: got %v", err)
 	}
-	wg.Wait()
-	if otherErr != nil {
-		t.Errorf("other caller: %v", otherErr)
+	close(gate)
+	if _, errs := wait(); errs[0] != nil {
+		t.Errorf("other caller: %v", errs[0])
 	}
 }
 
 func TestMaxInFlightBoundsRequests(t *testing.T) {
-	f := &fakeBroker{hold: 20 * time.Millisecond}
+	gate := make(chan struct{})
+	f := &fakeBroker{hold: gate}
 	co := newCoalescer(testClient(t, Config{MaxInFlight: 3}), "fake", f.request)
-	_, errs, _ := callAll(co, topicNames(30))
-	if err := errors.Join(errs...); err != nil {
-		t.Fatal(err)
+	wait := goAll(co, topicNames(30))
+	Eventually(t, "the bound to be reached", func() bool { return f.inFlight.Load() == 3 })
+	close(gate)
+	if _, errs := wait(); errors.Join(errs...) != nil {
+		t.Fatal(errors.Join(errs...))
 	}
-	if m := f.maxInFlight.Load(); m > 3 || m < 2 {
-		t.Errorf("%d requests in flight at once, want at most 3 (and the bound reached)", m)
+	if m := f.maxInFlight.Load(); m != 3 {
+		t.Errorf("%d requests in flight at once, want at most 3", m)
 	}
 }

