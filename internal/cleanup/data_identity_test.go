@@ -50,11 +50,7 @@ func TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete(t *testing.T) {
 	if newID == "" {
 		t.Fatal("the apply never reached its delete step: the test did not recreate the topic")
 	}
-	for p, start := range e.startOffsets() {
-		if start != 0 {
-			t.Errorf("partition %d of the recreated topic starts at %d: the apply deleted records of a topic it never checked", p, start)
-		}
-	}
+	e.requireNothingDeleted("the recreated topic")
 	if !errors.Is(err, ErrTopicRecreatedDuringApply) {
 		t.Fatalf("err = %v, want %v", err, ErrTopicRecreatedDuringApply)
 	}
@@ -117,11 +113,7 @@ func TestApplyReportsATopicRecreatedAfterItsDelete(t *testing.T) {
 	if newID == "" {
 		t.Fatal("the apply never deleted: the test did not recreate the topic")
 	}
-	for p, start := range e.startOffsets() {
-		if start != 0 {
-			t.Errorf("partition %d of the recreated topic starts at %d", p, start)
-		}
-	}
+	e.requireNothingDeleted("the recreated topic")
 	if !errors.Is(err, ErrTopicRecreatedDuringApply) {
 		t.Fatalf("err = %v, want %v", err, ErrTopicRecreatedDuringApply)
 	}
@@ -146,4 +138,15 @@ func (r *recreateAfterDelete) StartOffsets(ctx context.Context, topic string) (m
 		*r.newID = r.e.recreateData(10)
 	}
 	return offs, err
+}
+
+// requireNothingDeleted fails the test unless every partition of the
+// action-state topic (what) still starts at 0.
+func (e *env) requireNothingDeleted(what string) {
+	e.t.Helper()
+	for p, start := range e.startOffsets() {
+		if start != 0 {
+			e.t.Errorf("partition %d of %s starts at %d: records were deleted", p, what, start)
+		}
+	}
 }

@@ -122,20 +122,8 @@ func TestImportRefusesTopicNamesTheRuleRefuses(t *testing.T) {
 // such a topic is refused instead of reaching Kafka.
 func TestMoveFromMongeyTopicRefusesTopicNamesTheRuleRefuses(t *testing.T) {
 	ctx := context.Background()
-	typ := mongeyTopicSchema.Type().TerraformType(ctx)
 	for _, name := range refusedNames {
-		src := tftypes.NewValue(typ, map[string]tftypes.Value{
-			"id":                 tftypes.NewValue(tftypes.String, name),
-			"name":               tftypes.NewValue(tftypes.String, name),
-			"partitions":         tftypes.NewValue(tftypes.Number, 3),
-			"replication_factor": tftypes.NewValue(tftypes.Number, 1),
-			"config":             tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-		})
-		resp := moveResponse(ctx)
-		moveFromMongeyTopic(&actionStateTopicSpec).StateMover(ctx, resource.MoveStateRequest{
-			SourceProviderAddress: "registry.terraform.io/mongey/kafka", SourceTypeName: "kafka_topic",
-			SourceState: &tfsdk.State{Schema: mongeyTopicSchema, Raw: src},
-		}, resp)
+		resp := moveMongeyTopic(ctx, tftypes.NewValue(tftypes.String, name), tftypes.NewValue(tftypes.String, name))
 		assertOneError(t, resp.Diagnostics, "Invalid Kafka Topic Name", name)
 		if !resp.TargetState.Raw.IsNull() {
 			t.Errorf("%q: moved anyway: %v", name, resp.TargetState.Raw)

@@ -46,23 +46,11 @@ func TestMoveFromMongeyTopicPicksItsSource(t *testing.T) {
 // is refused naming what is missing, instead of moving a topic called "".
 func TestMoveFromMongeyTopicWithoutName(t *testing.T) {
 	ctx := context.Background()
-	typ := mongeyTopicSchema.Type().TerraformType(ctx)
 	for name, id := range map[string]tftypes.Value{
 		"empty": tftypes.NewValue(tftypes.String, ""),
 		"null":  tftypes.NewValue(tftypes.String, nil),
 	} {
-		src := tftypes.NewValue(typ, map[string]tftypes.Value{
-			"id":                 id,
-			"name":               tftypes.NewValue(tftypes.String, ""),
-			"partitions":         tftypes.NewValue(tftypes.Number, 3),
-			"replication_factor": tftypes.NewValue(tftypes.Number, 1),
-			"config":             tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
-		})
-		resp := moveResponse(ctx)
-		moveFromMongeyTopic(&actionStateTopicSpec).StateMover(ctx, resource.MoveStateRequest{
-			SourceProviderAddress: "registry.terraform.io/mongey/kafka", SourceTypeName: "kafka_topic",
-			SourceState: &tfsdk.State{Schema: mongeyTopicSchema, Raw: src},
-		}, resp)
+		resp := moveMongeyTopic(ctx, id, tftypes.NewValue(tftypes.String, ""))
 		if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "empty name and an empty id") {
 			t.Errorf("id %s: %v", name, resp.Diagnostics)
 		}
@@ -70,4 +58,23 @@ func TestMoveFromMongeyTopicWithoutName(t *testing.T) {
 			t.Errorf("id %s: moved anyway (%v, state %v)", name, resp.Diagnostics, resp.TargetState.Raw)
 		}
 	}
+}
+
+// moveMongeyTopic runs the mover on a Mongey kafka_topic state with id and
+// name (3 partitions, replication factor 1, no config) into an empty
+// action-state topic.
+func moveMongeyTopic(ctx context.Context, id, name tftypes.Value) *resource.MoveStateResponse {
+	src := tftypes.NewValue(mongeyTopicSchema.Type().TerraformType(ctx), map[string]tftypes.Value{
+		"id":                 id,
+		"name":               name,
+		"partitions":         tftypes.NewValue(tftypes.Number, 3),
+		"replication_factor": tftypes.NewValue(tftypes.Number, 1),
+		"config":             tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+	})
+	resp := moveResponse(ctx)
+	moveFromMongeyTopic(&actionStateTopicSpec).StateMover(ctx, resource.MoveStateRequest{
+		SourceProviderAddress: "registry.terraform.io/mongey/kafka", SourceTypeName: "kafka_topic",
+		SourceState: &tfsdk.State{Schema: mongeyTopicSchema, Raw: src},
+	}, resp)
+	return resp
 }
