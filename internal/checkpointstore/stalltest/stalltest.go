@@ -27,6 +27,28 @@ type Listener struct {
 
 type conn struct {
 	accepted, closed time.Time
+	// requested: the client sent something on it. A connection that
+	// carried no request is one an HTTP client dialed for a request that
+	// was cancelled before it could be sent: Go's transport finishes such a
+	// dial and keeps the connection idle for later requests. It holds
+	// nothing, so RequireReleased does not wait for it.
+	requested bool
+}
+
+// requestSeen marks its connection as having carried a request at the
+// first byte the client sends.
+type requestSeen struct {
+	l   *Listener
+	rec *conn
+}
+
+func (w requestSeen) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		w.l.mu.Lock()
+		w.rec.requested = true
+		w.l.mu.Unlock()
+	}
+	return len(p), nil
 }
 
 // Silent starts a Listener, closed with its connections when t ends.
@@ -50,7 +72,7 @@ func Silent(t testing.TB) *Listener {
 			l.mu.Unlock()
 			open.Store(c, true)
 			go func() {
-				_, _ = io.Copy(io.Discard, c) // until the client closes
+				_, _ = io.Copy(requestSeen{l: l, rec: rec}, c) // until the client closes
 				l.mu.Lock()
 				rec.closed = time.Now()
 				l.mu.Unlock()
@@ -76,27 +98,31 @@ func (l *Listener) Accepted() int {
 	return len(l.conns)
 }
 
-// RequireReleased fails t unless at least one connection was made and the
-// client closed every one within holdAtMost of accepting it, waiting up to
-// holdAtMost for connections still open.
+// RequireReleased fails t unless at least one connection carried a request
+// and the client closed every such one within holdAtMost of accepting it,
+// waiting up to holdAtMost for connections still open. Connections that
+// never carried a request are left out (see conn.requested).
 func (l *Listener) RequireReleased(t testing.TB, holdAtMost time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(holdAtMost)
 	for {
 		l.mu.Lock()
-		open, held := 0, time.Duration(0)
+		open, held, n := 0, time.Duration(0), 0
 		for _, c := range l.conns {
+			if !c.requested {
+				continue
+			}
+			n++
 			if c.closed.IsZero() {
 				open++
 				continue
 			}
 			held = max(held, c.closed.Sub(c.accepted))
 		}
-		n := len(l.conns)
 		l.mu.Unlock()
 		switch {
 		case n == 0:
-			t.Fatalf("no connection reached the silent listener on %s: the test did not exercise a stalled request", l.Addr)
+			t.Fatalf("no request reached the silent listener on %s: the test did not exercise a stalled request", l.Addr)
 		case open == 0 && held > holdAtMost:
 			t.Fatalf("a connection to %s was held %s, more than %s: the request was not cancelled when its bound ran out", l.Addr, held, holdAtMost)
 		case open == 0:
