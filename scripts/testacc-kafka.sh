@@ -6,7 +6,7 @@
 #
 # Passes (each a separate `go test` run; all run even when one fails):
 #   plaintext  acceptance, interop and the example modules on the PLAINTEXT listener
-#   races      internal/cleanup concurrent-apply tests (transactional fencing)
+#   races      internal/cleanup concurrent-apply tests (transactional fencing), topics recreated mid-apply
 #   scram-512  the connection subset (auth_run below) on SASL_SSL, SCRAM-SHA-512,
 #              tls { ca_pem }
 #   mtls       the connection subset on SSL with a client certificate
@@ -110,9 +110,10 @@ acceptance() {
 }
 
 # races: two and three appliers racing on one control topic, on the real
-# broker's transaction coordinator.
+# broker's transaction coordinator; the action-state or control topic
+# recreated between an apply's steps (spec section 7's windows).
 races() {
-  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies' ./internal/cleanup/
+  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic' ./internal/cleanup/
 }
 
 # with_listener KIND CMD...: runs CMD with the env of one listener of the

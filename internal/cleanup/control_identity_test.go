@@ -15,11 +15,7 @@ import (
 // empty, returning the new ID.
 func (e *env) recreateControl() string {
 	e.t.Helper()
-	ctx := context.Background()
-	must(e.t, deleteTopic(ctx, e.kafka, e.control))
-	created, err := e.kafka.CreateTopic(ctx, e.control, 1, 1, map[string]string{ConfigCleanupPolicy: "compact"})
-	must(e.t, err)
-	return created.Topic.ID.String()
+	return e.recreate(e.control, 1, map[string]string{ConfigCleanupPolicy: "compact"})
 }
 
 func (e *env) controlID() string {
@@ -109,7 +105,7 @@ func TestApplyStopsWhenControlTopicRecreatedMidway(t *testing.T) {
 // ID is checked again before the commit, the transaction is aborted, and
 // nothing is deleted.
 func TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic(t *testing.T) {
-	e := newEnv(t, 2, 10)
+	e := newEnvAnyBroker(t, 2, 10)
 	var newID string
 	spy := newSpy(e)
 	_, err := Apply(context.Background(), spy, Request{Plan: e.plan("c", func(int32) int64 { return 5 }), ControlTopic: e.control,
