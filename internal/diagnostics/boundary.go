@@ -157,14 +157,6 @@ func NoBoundaryRecorded(op string) diag.Diagnostic {
 		fmt.Sprintf("While %s: it holds no plan. There is nothing to import; create the boundary with a plan instead.", op))
 }
 
-// PlanJSONRequired refuses creating a boundary without a plan.
-func PlanJSONRequired(attr path.Path) diag.Diagnostic {
-	return diag.NewAttributeErrorDiagnostic(attr, "Cleanup Plan Required",
-		"A new flinkagents_cleanup_boundary needs plan_json: data.flinkagents_cleanup_plan.<name>.plan_json, or file(\"plan.json\") "+
-			"written by the Java tool's plan command. plan_json may be omitted only on a boundary adopted with terraform import, which keeps "+
-			"the plan recorded in the control topic.")
-}
-
 // BoundaryWouldMakeKeptPointUnrestorable refuses, at plan time, a boundary
 // after which the runtime would refuse to restore a point keep_restorable
 // names.

@@ -84,13 +84,6 @@ func (r entryRules) report(d diag.Diagnostic, diags *diag.Diagnostics) {
 	}
 }
 
-// reportAll is report for each of ds.
-func (r entryRules) reportAll(ds diag.Diagnostics, diags *diag.Diagnostics) {
-	for _, d := range ds {
-		r.report(d, diags)
-	}
-}
-
 // unchanged: the same plan, recorded APPLIED in the same control topic,
 // with nothing left below it: plan keeps the entry as read and apply leaves
 // it alone.
