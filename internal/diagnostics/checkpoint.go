@@ -127,6 +127,9 @@ func FromCheckpointPathError(op, src string, err error) diag.Diagnostic {
 	var missing *checkpoint.MissingStateFileError
 	gone := (errors.Is(err, checkpoint.ErrNotFound) && !errors.As(err, &missing)) || errors.Is(err, checkpoint.ErrMissingMetadata)
 	parent, ok := retainedCheckpointParent(src)
+	if errors.Is(err, checkpoint.ErrMissingMetadata) && !ok && !strings.HasPrefix(lastElement(src), "savepoint-") {
+		return jobDirectoryAsPath(op, src, err)
+	}
 	if !gone || !ok {
 		return FromPlanningError(op, err)
 	}
@@ -143,6 +146,29 @@ func FromCheckpointPathError(op, src string, err error) diag.Diagnostic {
 			"The plan then derives from the oldest retained checkpoint and moves forward as Flink retires them "+
 			"(select = \"newest\" or nth_newest choose another). Or pin a savepoint, which Flink never deletes. "+
 			"If the path is simply wrong, correct it.", what, parent), err))
+}
+
+// jobDirectoryAsPath: a directory without _metadata whose name is neither
+// chk-N nor savepoint-*, which is what a job's checkpoint directory (or a
+// savepoint target directory) looks like. The name is all we go by, so the
+// advice says "most likely"; the reader's own error follows as always.
+func jobDirectoryAsPath(op, src string, err error) diag.Diagnostic {
+	dir := strings.TrimRight(src, "/\\")
+	return diag.NewErrorDiagnostic("Checkpoint Path Is A Job Directory", detail(op, fmt.Sprintf(
+		"checkpoint_path names a directory that holds no _metadata and is neither a checkpoint (chk-N) nor a savepoint "+
+			"directory: most likely the job's checkpoint directory, which holds one chk-N per retained checkpoint. "+
+			"checkpoint_path takes one recovery point; to plan from the job's retained checkpoints, write\n\n"+
+			"  checkpoint_dir = %q\n\n"+
+			"instead (the plan follows the oldest; select or nth_newest choose another), or savepoint_dir if it is the "+
+			"directory Flink writes savepoints into. To pin one point, name a chk-N or savepoint directory inside it. "+
+			"Nothing was planned.", dir), err))
+}
+
+// lastElement is the last element of a path or URI as the configuration
+// wrote it, without trailing separators.
+func lastElement(src string) string {
+	p := strings.TrimRight(src, "/\\")
+	return p[strings.LastIndexAny(p, "/\\")+1:]
 }
 
 // retainedCheckpointParent returns the job directory of a chk-N path

@@ -191,3 +191,30 @@ func TestRetainedCheckpointParent(t *testing.T) {
 		}
 	}
 }
+
+// A job's checkpoint directory given as checkpoint_path is no incomplete
+// checkpoint: the diagnostic says first what the path is, and gives the
+// checkpoint_dir to write instead, whether the path came plain or as a URI.
+func TestJobDirectoryAsCheckpointPathNamesCheckpointDir(t *testing.T) {
+	job := filepath.Join(t.TempDir(), "7f3a9c4e1b2d3c5a6f7e8d9c0b1a2f3e")
+	if err := os.MkdirAll(filepath.Join(job, "chk-3"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{job, "file://" + job + "/"} {
+		err := readErr(t, src, checkpoint.Selector{})
+		d := FromCheckpointPathError("planning", src, err)
+		assertShapeOf(t, d, "planning", "Checkpoint Path Is A Job Directory",
+			fmt.Sprintf("checkpoint_dir = %q", strings.TrimSuffix(src, "/")), err)
+		if first := strings.SplitN(d.Detail(), "\n\n", 3)[1]; !strings.HasPrefix(first, "checkpoint_path names a directory that holds no _metadata") {
+			t.Errorf("%s: the advice does not start with what the path is:\n%s", src, first)
+		}
+	}
+
+	// A savepoint directory still being written is what it looks like.
+	sp := filepath.Join(t.TempDir(), "savepoint-1a2b3c-0123456789ab")
+	if err := os.MkdirAll(sp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := readErr(t, sp, checkpoint.Selector{})
+	assertShapeOf(t, FromCheckpointPathError("planning", sp, err), "planning", "Checkpoint Is Incomplete", "Use a completed checkpoint or savepoint", err)
+}
