@@ -53,3 +53,23 @@ func TestDocsLinksResolveOnTheRegistry(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Every resource and data source page lists its attributes: a template
+// without {{ .SchemaMarkdown }} leaves readers only the example.
+func TestDocsEveryResourcePageHasASchema(t *testing.T) {
+	for _, kind := range []string{"resources", "data-sources"} {
+		pages, err := filepath.Glob(filepath.Join("docs", kind, "*.md"))
+		if err != nil || len(pages) == 0 {
+			t.Fatalf("no pages in docs/%s: %v", kind, err)
+		}
+		for _, page := range pages {
+			b, err := os.ReadFile(page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "\n## Schema\n") {
+				t.Errorf("%s has no Schema section: add {{ .SchemaMarkdown | trimspace }} to its template", page)
+			}
+		}
+	}
+}
