@@ -19,7 +19,8 @@ import (
 // The install README and docs/index.md give, before the provider is on a
 // registry: `make install`, then a configuration of the user's own, in an
 // empty directory, that calls the agent-fleet module by a git:: address of
-// a clone, and plain `terraform init`, plan, apply and destroy. No
+// a clone (and agent-operator by an absolute path), and plain `terraform
+// init`, plan, apply and destroy. No
 // dev_overrides, no reattached provider: Terraform runs the installed binary.
 // HOME is a private directory, so the install lands in its
 // ~/.terraform.d/plugins (the implied local mirror) and never in the
@@ -76,7 +77,20 @@ module "fleet" {
   deletion_protection = false
   bootstrap_servers   = [%s]
 }
-`, releaseLine(t, string(version[1])), e.BrokersHCL(), filepath.ToSlash(repo), head, prefix, e.BrokersHCL())
+
+# An absolute path works with "//" between the clone and the module: the
+# clone is the package, so agent-operator's ../agent-fleet stays inside it.
+module "payments" {
+  source = "%s//examples/modules/agent-operator"
+
+  prefix              = %q
+  operator            = "payments"
+  partitions          = 1
+  deletion_protection = false
+  bootstrap_servers   = [%s]
+}
+`, releaseLine(t, string(version[1])), e.BrokersHCL(), filepath.ToSlash(repo), head, prefix, e.BrokersHCL(),
+		filepath.ToSlash(repo), prefix, e.BrokersHCL())
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +108,10 @@ module "fleet" {
 	}
 	tf("plan", "-out=tfplan")
 	tf("apply", "tfplan")
-	topics := []string{prefix + "-orders-action-state", prefix + "-orders-cleanup-control"}
+	var topics []string
+	for _, op := range []string{"orders", "payments"} {
+		topics = append(topics, prefix+"-"+op+"-action-state", prefix+"-"+op+"-cleanup-control")
+	}
 	for _, name := range topics {
 		if _, err := e.Admin.DescribeTopic(context.Background(), name); err != nil {
 			t.Errorf("after apply: %v", err)
