@@ -3,8 +3,9 @@
 // written as a job would, a savepoint taken, a plan reviewed, the boundary
 // APPLIED with the deleted ranges shown, and a backward move refused at plan
 // time. It needs Go and terraform, nothing else: the provider is built from
-// this checkout and reached through a temporary dev_overrides CLI config, so
-// no registry is contacted. Run it with `make demo`.
+// this checkout and installed into a private plugin directory as `make
+// install` does, named by a temporary CLI configuration's filesystem_mirror,
+// so no registry is contacted. Run it with `make demo`.
 package main
 
 import (
@@ -14,19 +15,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/checkpoint"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/jobsim"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 const (
 	dataTopic  = "orders-agent-action-state"
-	partitions = 8
+	partitions = 4
 	// A job that ran a while: every partition holds this many records.
 	recordsPerPartition = 60
 )
@@ -58,13 +60,13 @@ func run() error {
 	brokers := cluster.ListenAddrs()
 	say("broker at %s", strings.Join(brokers, ","))
 
-	step("Building the provider and pointing Terraform at it (dev_overrides, no registry)")
-	bin := filepath.Join(work, "bin")
-	if err := sh(repo, nil, "go", "build", "-o", filepath.Join(bin, "terraform-provider-flinkagents"), "."); err != nil {
+	step("Installing the provider as make install does, into a private plugin directory (no registry)")
+	plugins := filepath.Join(work, "plugins")
+	if err := sh(repo, nil, keepLines("installed "), "scripts/install.sh", plugins); err != nil {
 		return err
 	}
 	cliConfig := filepath.Join(work, "terraformrc")
-	rc := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/actionstate/flinkagents\" = %q\n  }\n  direct {}\n}\n", bin)
+	rc := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %q\n    include = [\"registry.terraform.io/actionstate/flinkagents\"]\n  }\n}\n", plugins)
 	if err := os.WriteFile(cliConfig, []byte(rc), 0o644); err != nil {
 		return err
 	}
@@ -72,12 +74,20 @@ func run() error {
 	if err := copyDir(filepath.Join(repo, "examples", "quickstart"), tfDir); err != nil {
 		return err
 	}
-	env := []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1"}
+	env := []string{"TF_CLI_CONFIG_FILE=" + cliConfig, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_PLUGIN_CACHE_DIR="}
 	brokerVar := fmt.Sprintf("bootstrap_servers=[%q]", brokers[0])
-	tf := func(args ...string) error { return sh(tfDir, env, "terraform", args...) }
+	tf := func(show func([]string) []string, args ...string) error {
+		if !terminal {
+			args = append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)
+		}
+		return sh(tfDir, env, show, "terraform", args...)
+	}
+	if err := tf(keepLines("- Installed"), "init"); err != nil {
+		return err
+	}
 
 	step("terraform apply: the action-state topic and its cleanup control topic")
-	if err := tf("apply", "-auto-approve", "-no-color", "-compact-warnings", "-var", brokerVar); err != nil {
+	if err := tf(keepLines("flinkagents_", "Apply complete"), "apply", "-auto-approve", "-var", brokerVar); err != nil {
 		return err
 	}
 
@@ -93,7 +103,9 @@ func run() error {
 	}
 
 	step(fmt.Sprintf("The job runs: writing %d action-state records to each of %d partitions", recordsPerPartition, partitions))
-	if err := produce(brokers); err != nil {
+	produceCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := jobsim.Produce(produceCtx, brokers, dataTopic, topic.Partitions, recordsPerPartition); err != nil {
 		return err
 	}
 	say("topic %s (topic ID %s) now holds offsets 0..%d on every partition", dataTopic, topic.ID, recordsPerPartition)
@@ -111,12 +123,12 @@ func run() error {
 
 	step("terraform plan: cleanup up to the newer savepoint (review what would be deleted)")
 	newerVar := "checkpoint_path=file:" + newer
-	if err := tf("plan", "-no-color", "-compact-warnings", "-var", brokerVar, "-var", newerVar); err != nil {
+	if err := tf(planView, "plan", "-out=tfplan", "-var", brokerVar, "-var", newerVar); err != nil {
 		return err
 	}
 
-	step("terraform apply: COMMITTED in the control topic, DeleteRecords, verified, APPLIED")
-	if err := tf("apply", "-auto-approve", "-no-color", "-compact-warnings", "-var", brokerVar, "-var", newerVar); err != nil {
+	step("terraform apply of that plan: COMMITTED in the control topic, DeleteRecords, verified, APPLIED")
+	if err := tf(keepLines("flinkagents_", "Apply complete"), "apply", "tfplan"); err != nil {
 		return err
 	}
 	starts, err := admin.StartOffsets(ctx, dataTopic)
@@ -127,7 +139,7 @@ func run() error {
 
 	step("terraform plan with the OLDER savepoint: a backward move is refused at plan time")
 	olderVar := "checkpoint_path=file:" + older
-	err = tf("plan", "-no-color", "-compact-warnings", "-var", brokerVar, "-var", olderVar)
+	err = tf(planView, "plan", "-var", brokerVar, "-var", olderVar)
 	if err == nil {
 		return fmt.Errorf("the backward move was not refused")
 	}
@@ -139,63 +151,102 @@ func run() error {
 	return nil
 }
 
-// produce writes records the way the runtime does: keyed action state.
-func produce(brokers []string) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(brokers...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
-	if err != nil {
-		return err
-	}
-	defer cl.Close()
-	var recs []*kgo.Record
-	for p := range int32(partitions) {
-		for i := range recordsPerPartition {
-			recs = append(recs, &kgo.Record{Topic: dataTopic, Partition: p,
-				Key: fmt.Appendf(nil, "order-%d-%d", p, i), Value: fmt.Appendf(nil, `{"action":"charge","seq":%d}`, i)})
-		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return cl.ProduceSync(ctx, recs...).FirstErr()
-}
-
-// writeSavepoint writes a Flink 2.0 savepoint of a parallelism-4 agent
-// operator whose subtasks recorded slightly different positions.
+// writeSavepoint writes a savepoint of a parallelism-4 agent operator whose
+// subtasks recorded slightly different positions.
 func writeSavepoint(dir, topicID string, id int64, base int64) error {
-	var subtasks [][]checkpoint.Marker
+	var subtasks []map[int32]int64
 	for s := range int64(4) {
 		offs := map[int32]int64{}
 		for p := range int32(partitions) {
 			offs[p] = base + s + int64(p%3)
 		}
-		subtasks = append(subtasks, []checkpoint.Marker{{SchemaVersion: 1, Topic: dataTopic, TopicID: topicID, Offsets: offs}})
+		subtasks = append(subtasks, offs)
 	}
-	return checkpoint.WriteSavepoint(dir, checkpoint.SavepointSpec{
-		MetadataVersion: 5, CheckpointID: id,
-		OperatorUID: "action-execute-operator", OperatorName: "action-execute-operator",
-		Markers: subtasks,
-	})
+	return jobsim.WriteSavepoint(dir, id, dataTopic, topicID, subtasks)
 }
 
+// terminal: standard output is a terminal, so headings are bold and
+// Terraform colours its output; piped, both are plain text.
+var terminal = func() bool {
+	fi, err := os.Stdout.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}()
+
 func step(title string) {
-	fmt.Printf("\n\033[1m==> %s\033[0m\n", title)
+	if terminal {
+		fmt.Printf("\n\033[1m==> %s\033[0m\n", title)
+		return
+	}
+	fmt.Printf("\n==> %s\n", title)
 }
 
 func say(format string, args ...any) {
 	fmt.Printf("    "+strings.ReplaceAll(format, "\n", "\n    ")+"\n", args...)
 }
 
-// sh runs a command with its output shown, indented.
-func sh(dir string, env []string, name string, args ...string) error {
+// keepLines shows only the lines that start with one of prefixes, once
+// trimmed.
+func keepLines(prefixes ...string) func([]string) []string {
+	return func(lines []string) []string {
+		var kept []string
+		for _, l := range lines {
+			if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(plain(l), p) }) {
+				kept = append(kept, l)
+			}
+		}
+		return kept
+	}
+}
+
+// planView is a plan as a reviewer reads it: the changes and diagnostics,
+// without the refresh progress, the legend of symbols, the outputs (they
+// repeat the resource's attributes) or runs of blank lines.
+func planView(lines []string) []string {
+	var kept []string
+	for _, l := range lines {
+		t := plain(l)
+		switch {
+		case strings.HasPrefix(t, "Changes to Outputs:"):
+			return kept
+		case strings.Contains(t, ": Refreshing state..."), strings.HasSuffix(t, ": Reading..."), strings.Contains(t, ": Read complete after"),
+			strings.HasPrefix(t, "Terraform used the selected providers"), strings.HasPrefix(t, "plan. Resource actions are indicated"),
+			strings.HasPrefix(t, "Terraform will perform the following actions"),
+			t == "+ create", t == "" && (len(kept) == 0 || plain(kept[len(kept)-1]) == ""):
+			continue
+		}
+		kept = append(kept, l)
+	}
+	for len(kept) > 0 && plain(kept[len(kept)-1]) == "" {
+		kept = kept[:len(kept)-1]
+	}
+	return kept
+}
+
+// plain is a line of Terraform's output without its colour codes and
+// surrounding space, for matching.
+func plain(line string) string {
+	return strings.TrimSpace(colourCode.ReplaceAllString(line, ""))
+}
+
+var colourCode = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// sh runs a command and shows its output, indented: what show keeps (nil:
+// all of it), or when the command fails what planView keeps.
+func sh(dir string, env []string, show func([]string) []string, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
-	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
-		if strings.Contains(line, "Unable to open CLI configuration") || strings.Contains(line, ".terraformrc") {
-			continue
-		}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	switch {
+	case err != nil:
+		lines = planView(lines) // a failure: all but the progress lines
+	case show != nil:
+		lines = show(lines)
+	}
+	for _, line := range lines {
 		fmt.Println("    │ " + line)
 	}
 	if err != nil {
