@@ -35,12 +35,7 @@ func TestAccInstallAndModuleFromGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	head := strings.TrimSpace(string(run(t, repo, nil, "git", "rev-parse", "HEAD")))
-	home := t.TempDir()
-	cliConfig := filepath.Join(home, "empty.tfrc")
-	if err := os.WriteFile(cliConfig, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := privateHome(t, home, cliConfig)
+	home, env := privateHome(t)
 
 	out := run(t, repo, env, "make", "--no-print-directory", "install")
 	version := regexp.MustCompile(`installed actionstate/flinkagents (\S+) `).FindSubmatch(out)
@@ -125,11 +120,16 @@ module "payments" {
 	}
 }
 
-// privateHome is the environment with HOME moved to home and Terraform's
-// configuration reduced to the empty cliConfig; Go keeps its own caches, so
-// make install builds from the warm cache.
-func privateHome(t *testing.T, home, cliConfig string) []string {
+// privateHome is a new HOME directory and the environment that moves HOME
+// there and reduces Terraform's configuration to an empty file; Go keeps
+// its own caches, so make install builds from the warm cache.
+func privateHome(t *testing.T) (string, []string) {
 	t.Helper()
+	home := t.TempDir()
+	cliConfig := filepath.Join(home, "empty.tfrc")
+	if err := os.WriteFile(cliConfig, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	keep := map[string]string{}
 	for _, name := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOENV"} {
 		keep[name] = strings.TrimSpace(string(run(t, ".", nil, "go", "env", name)))
@@ -146,7 +146,7 @@ func privateHome(t *testing.T, home, cliConfig string) []string {
 	for name, value := range keep {
 		env = append(env, name+"="+value)
 	}
-	return append(env, "HOME="+home, "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
+	return home, append(env, "HOME="+home, "TF_CLI_CONFIG_FILE="+cliConfig, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1")
 }
 
 // releaseLine is the constraint a configuration would pin the installed

@@ -31,13 +31,9 @@ func TestAccReadmeQuickStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := quickStart(t, string(readme), e.Brokers[0])
-	home := t.TempDir()
-	cliConfig := filepath.Join(home, "empty.tfrc")
-	if err := os.WriteFile(cliConfig, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	home, private := privateHome(t)
 	var env []string
-	for _, kv := range privateHome(t, home, cliConfig) {
+	for _, kv := range private {
 		if !strings.HasPrefix(kv, "TF_INPUT=") {
 			env = append(env, kv)
 		}
