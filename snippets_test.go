@@ -118,20 +118,20 @@ func declaredElsewhere(t *testing.T, body *hclsyntax.Body, snippet string) strin
 	declared := map[string]bool{}
 	required := map[string]bool{}
 	for _, b := range body.Blocks {
-		switch {
-		case b.Type == "variable":
+		switch b.Type {
+		case "variable":
 			declared["var."+b.Labels[0]] = true
-		case b.Type == "module":
+		case "module":
 			declared["module."+b.Labels[0]] = true
-		case b.Type == "resource":
+		case "resource":
 			declared[b.Labels[0]+"."+b.Labels[1]] = true
-		case b.Type == "data":
+		case "data":
 			declared["data."+b.Labels[0]+"."+b.Labels[1]] = true
-		case b.Type == "locals":
+		case "locals":
 			for name := range b.Body.Attributes {
 				declared["local."+name] = true
 			}
-		case b.Type == "terraform":
+		case "terraform":
 			for _, rp := range b.Body.Blocks {
 				if rp.Type == "required_providers" {
 					for name := range rp.Body.Attributes {
