@@ -207,7 +207,7 @@ func planView(lines []string) []string {
 		t := plain(l)
 		switch {
 		case strings.HasPrefix(t, "Changes to Outputs:"):
-			return kept
+			return trimTrailingBlanks(kept)
 		case strings.Contains(t, ": Refreshing state..."), strings.HasSuffix(t, ": Reading..."), strings.Contains(t, ": Read complete after"),
 			strings.HasPrefix(t, "Terraform used the selected providers"), strings.HasPrefix(t, "plan. Resource actions are indicated"),
 			strings.HasPrefix(t, "Terraform will perform the following actions"),
@@ -216,10 +216,14 @@ func planView(lines []string) []string {
 		}
 		kept = append(kept, l)
 	}
-	for len(kept) > 0 && plain(kept[len(kept)-1]) == "" {
-		kept = kept[:len(kept)-1]
+	return trimTrailingBlanks(kept)
+}
+
+func trimTrailingBlanks(lines []string) []string {
+	for len(lines) > 0 && plain(lines[len(lines)-1]) == "" {
+		lines = lines[:len(lines)-1]
 	}
-	return kept
+	return lines
 }
 
 // plain is a line of Terraform's output without its colour codes and
