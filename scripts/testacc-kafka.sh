@@ -6,7 +6,8 @@
 #
 # Passes (each a separate `go test` run; all run even when one fails):
 #   plaintext  acceptance, interop and the example modules on the PLAINTEXT listener
-#   races      internal/cleanup concurrent-apply tests (transactional fencing), topics recreated mid-apply
+#   races      internal/cleanup concurrent-apply tests (transactional fencing), the Java tool appending
+#              mid-apply, topics recreated mid-apply
 #   scram-512  the connection subset (auth_run below) on SASL_SSL, SCRAM-SHA-512,
 #              tls { ca_pem }
 #   mtls       the connection subset on SSL with a client certificate
@@ -110,10 +111,11 @@ acceptance() {
 }
 
 # races: two and three appliers racing on one control topic, on the real
-# broker's transaction coordinator; the action-state or control topic
+# broker's transaction coordinator; the Java tool's records landing below an
+# apply's open transaction (the last stable offset); the action-state or control topic
 # recreated between an apply's steps (spec section 7's windows).
 races() {
-  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic' ./internal/cleanup/
+  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic|TestToolApplyingTheSamePlanMeanwhile|TestApply.*TheTool|TestApplyGivesUpOnAControlTopicThatKeepsChanging' ./internal/cleanup/
 }
 
 # with_listener KIND CMD...: runs CMD with the env of one listener of the

@@ -24,11 +24,13 @@ type Request struct {
 // Result of a successful Apply: the plan is APPLIED.
 type Result struct {
 	PlanID string
-	// AlreadyApplied: the plan was APPLIED before this call; nothing was
-	// written or deleted.
+	// AlreadyApplied: the plan was found APPLIED (before this call, or by
+	// another writer during it) with nothing readable below it; this call
+	// recorded and deleted nothing.
 	AlreadyApplied bool
-	// Resumed: the plan was already COMMITTED (an earlier apply stopped
-	// between commit and APPLIED) and this call finished it.
+	// Resumed: the plan was found COMMITTED (an earlier apply stopped
+	// between commit and APPLIED, or another writer recorded it during this
+	// call) and this call finished it.
 	Resumed bool
 	// Redeleted: the plan was APPLIED, but records below the recorded
 	// boundary were readable again (a broker that crashed before persisting

@@ -12,8 +12,15 @@ import (
 // plan still COMMITTED whose offsets the deletion up to target covered. A
 // plan another applier committed after this one's deletion stays COMMITTED
 // for its own apply to finish.
+//
+// Unlike commit, it does not read the history again after its appends:
+// whatever a writer outside the fencing records below them, an APPLIED
+// after its plan's COMMITTED or APPLIED is accepted, so these appends never
+// turn a readable history into a refused one. The refused shape, a
+// COMMITTED after an APPLIED of one plan, needs a COMMITTED above these
+// records, which no read before the commit can see.
 func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) error {
-	return a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
+	_, err := a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", false, func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
 		var appended []string
 		for _, op := range log.Operations() {
 			if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {
@@ -28,6 +35,7 @@ func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) e
 		}
 		return appended, nil
 	})
+	return err
 }
 
 // covers reports whether every offset of o is at or below target.

@@ -21,16 +21,27 @@ func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {
 }
 
 // resumeOrCommit is step 5: a plan seen before is finished or resumed,
-// never planned again; a plan not recorded yet is committed (step 6). done
-// reports that the plan is APPLIED and nothing below it is readable: the
-// apply is over.
+// never planned again; a plan not recorded yet is committed (step 6), or
+// resumed when another writer recorded it meanwhile. done reports that the
+// plan is APPLIED and nothing below it is readable: the apply is over.
 func (a *applier) resumeOrCommit(ctx context.Context, log *cleanupplan.Log, res *Result) (done bool, err error) {
 	op, recorded := log.Lookup(a.id)
-	a.committed = recorded
+	if !recorded {
+		if log, err = a.commitNew(ctx, log); err != nil {
+			return false, err
+		}
+		if log == nil { // this apply committed it
+			a.committed = true
+			a.committedHere = true
+			return false, nil
+		}
+		op, _ = log.Lookup(a.id)
+	}
+	a.committed = true
 	switch {
-	case recorded && !op.Plan.Equal(a.plan):
+	case !op.Plan.Equal(a.plan):
 		return false, fmt.Errorf("%w: plan ID %s is recorded with different contents", cleanupplan.ErrCorruptControlLog, a.id)
-	case recorded && op.Status == cleanupplan.StatusApplied:
+	case op.Status == cleanupplan.StatusApplied:
 		// APPLIED is a claim about the past; the topic says whether it still
 		// holds. Kafka persists a log start offset only periodically, so a
 		// broker crash soon after DeleteRecords brings deleted records back.
@@ -46,19 +57,8 @@ func (a *applier) resumeOrCommit(ctx context.Context, log *cleanupplan.Log, res 
 		}
 		a.step("records below the APPLIED boundary are readable again: deleting them again", map[string]any{"partitions": len(remain)})
 		res.Redeleted = true
-	case recorded:
-		res.Resumed = true
 	default:
-		// Fail fast on a backward move; commit re-checks inside its
-		// transaction.
-		if err := a.plan.AdvancesOrEquals(log.Boundary()); err != nil {
-			return false, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
-		}
-		if err := a.commit(ctx); err != nil {
-			return false, err
-		}
-		a.committed = true
-		a.committedHere = a.appending // false when another applier recorded it meanwhile
+		res.Resumed = true
 	}
 	return false, nil
 }

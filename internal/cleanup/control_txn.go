@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
@@ -21,10 +22,19 @@ import (
 // appends and before the commit, and a changed one aborts the transaction:
 // no read_committed reader ever sees records appended to a recreated
 // control topic.
-func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended []string, err error)) error {
+//
+// The fencing holds back transactional appliers only: the Java tool appends
+// without a transaction, so its records can land between fn's read and
+// fn's appends. They land below this transaction's first record, where
+// read_committed readers see them while this transaction's records stay
+// hidden, and every reader then replays this transaction's records after
+// them. With recheck set, the history is read again beside the second ID
+// check, and one that changed since fn validated it aborts the
+// transaction: changed is that history, for the caller to decide again on.
+func (a *applier) inTxn(ctx context.Context, why string, recheck bool, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended []string, err error)) (changed *cleanupplan.Log, err error) {
 	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
 	if err != nil {
-		return fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
+		return nil, fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
 	}
 	log, err := a.readHistory(ctx)
 	if err == nil {
@@ -35,19 +45,56 @@ func (a *applier) inTxn(ctx context.Context, why string, fn func(kafkaops.Contro
 		appended, err = fn(txn, log)
 	}
 	if err == nil && len(appended) > 0 {
-		err = a.checkControlTopicID(ctx, appended)
+		validated := log
+		if !recheck {
+			validated = nil
+		}
+		changed, err = a.recheckBeforeCommit(ctx, validated, appended)
 	}
-	if err != nil || len(appended) == 0 {
+	if err != nil || len(appended) == 0 || changed != nil {
 		txn.Abort(ctx)
-		return err
+		return changed, err
 	}
 	if err := txn.Commit(ctx); err != nil {
 		if errors.Is(err, kafkaops.ErrTopicReplaced) {
-			return a.controlRecreatedDuringCommit(appended, err)
+			return nil, a.controlRecreatedDuringCommit(appended, err)
 		}
-		return fmt.Errorf("committing the transaction on control topic %q %s (if the commit landed, the next apply resumes from it): %w", a.req.ControlTopic, why, err)
+		return nil, fmt.Errorf("committing the transaction on control topic %q %s (if the commit landed, the next apply resumes from it): %w", a.req.ControlTopic, why, err)
 	}
-	return nil
+	return nil, nil
+}
+
+// recheckBeforeCommit runs after a transaction's appends, before its
+// commit. When validated is set, it reads the history again and returns it
+// as changed if its plans or their statuses differ from validated's;
+// offsets alone do not count, as compaction moves them. The control topic's
+// ID is read last, nearest the commit, and a changed ID wins over whatever
+// the history read found: it explains that read.
+func (a *applier) recheckBeforeCommit(ctx context.Context, validated *cleanupplan.Log, appended []string) (changed *cleanupplan.Log, err error) {
+	var now *cleanupplan.Log
+	var readErr error
+	if validated != nil {
+		now, readErr = a.readHistory(ctx)
+	}
+	if err := a.checkControlTopicID(ctx, appended); err != nil {
+		return nil, err
+	}
+	switch {
+	case readErr != nil:
+		return nil, fmt.Errorf("reading control topic %q again after this transaction appended %s, before committing it (the transaction was aborted, so no reader sees them): %w",
+			a.req.ControlTopic, strings.Join(appended, " and "), readErr)
+	case validated != nil && !sameOperations(validated, now):
+		return now, nil
+	}
+	return nil, nil
+}
+
+// sameOperations reports whether two reads of the history record the same
+// plans, in the same order, with the same statuses.
+func sameOperations(a, b *cleanupplan.Log) bool {
+	return slices.EqualFunc(a.Operations(), b.Operations(), func(x, y cleanupplan.Operation) bool {
+		return x.PlanID == y.PlanID && x.Status == y.Status
+	})
 }
 
 // checkControlTopicID re-verifies, inside a transaction, that the control

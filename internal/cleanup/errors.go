@@ -36,6 +36,10 @@ var (
 	// caller recorded: it was deleted and recreated, and the boundaries
 	// recorded in the old one are not in it.
 	ErrControlTopicIDChanged = errors.New("control topic ID changed")
+	// ErrControlTopicChanging: the control topic's history changed after
+	// every one of an apply's commit transactions validated it, so each was
+	// aborted; a writer outside the transactional fencing is busy on it.
+	ErrControlTopicChanging = errors.New("control topic kept changing during the apply")
 	// ErrControlTopicMisconfigured: the control topic is missing, has more
 	// than one partition, lets retention delete records, or is the data topic.
 	ErrControlTopicMisconfigured = errors.New("control topic misconfigured")

@@ -70,6 +70,11 @@ var cleanupRefusals = []struct {
 		"The control topic holds the boundaries the runtime enforces on restore, and a recreated one holds none of those recorded before " +
 			"(the error below says what was written). Find out who recreated it. If the new control topic is intended, run terraform plan " +
 			"again: the refresh records its ID in control_topic_id and the plan shows what the apply records in it."},
+	{cleanup.ErrControlTopicChanging, "Control Topic Kept Changing During The Apply",
+		"Nothing was written or deleted by this apply: each time it was about to commit, the control topic recorded something new below its COMMITTED record, " +
+			"so it aborted rather than record its plan after a history it had not checked. Something appends to the control topic without a transaction " +
+			"while Terraform applies, most likely the Java KafkaActionStateCleanupTool. Let it finish (do not run it and Terraform against one control topic at once), " +
+			"then run terraform plan and apply again: the plan shows what the tool recorded."},
 	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
 		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",

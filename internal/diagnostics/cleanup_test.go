@@ -136,3 +136,11 @@ func TestTopicRecreatedDuringApplyIsNotARefusal(t *testing.T) {
 		t.Errorf("detail says nothing was written after a COMMITTED record and a DeleteRecords:\n%s", d.Detail())
 	}
 }
+
+// An apply that gave up on a control topic another writer kept changing is
+// told apart from a refusal of its plan: nothing is wrong with the plan.
+func TestControlTopicKeptChanging(t *testing.T) {
+	err := fmt.Errorf("%w: control topic %q changed 3 times while this apply committed plan p", cleanup.ErrControlTopicChanging, "orders-cleanup")
+	d := FromCleanupError(op, err)
+	assertShape(t, d, "Control Topic Kept Changing During The Apply", "KafkaActionStateCleanupTool", err)
+}
