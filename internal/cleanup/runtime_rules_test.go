@@ -161,3 +161,83 @@ func deleteRecords(e *env, to map[int32]int64) error {
 	_, err := e.kafka.DeleteRecords(context.Background(), e.data, kafkaops.TopicID{}, to) // out of band: no identity check
 	return err
 }
+
+// driftAfter answers the data topic's configs truthfully n times, then as
+// if someone set cleanup.policy back to "compact": the runtime checks the
+// settings at the start, before the COMMITTED append, and before and after
+// DeleteRecords, and so must an apply.
+type driftAfter struct {
+	Kafka
+	topic string
+	n     int
+}
+
+func (d *driftAfter) TopicConfigs(ctx context.Context, name string) (map[string]kafkaops.ConfigValue, error) {
+	cfg, err := d.Kafka.TopicConfigs(ctx, name)
+	if err != nil || name != d.topic {
+		return cfg, err
+	}
+	if d.n--; d.n < 0 {
+		cfg = maps.Clone(cfg)
+		cfg[ConfigCleanupPolicy] = kafkaops.ConfigValue{Value: "compact"}
+	}
+	return cfg, nil
+}
+
+func TestDataTopicSettingsAreCheckedWhereTheRuntimeChecksThem(t *testing.T) {
+	for _, c := range []struct {
+		name            string
+		truthful        int
+		committed       bool
+		deleted, marked bool
+	}{
+		{"at the start", 0, false, false, false},
+		{"before the COMMITTED append", 1, false, false, false},
+		{"before DeleteRecords", 2, true, false, false},
+		{"after DeleteRecords", 3, true, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, 2, 10)
+			ctx := context.Background()
+			plan := e.plan("chk-1", func(int32) int64 { return 5 })
+			_, err := Apply(ctx, &driftAfter{Kafka: e.kafka, topic: dataTopic, n: c.truthful}, Request{Plan: plan, ControlTopic: controlTopic})
+			if !errors.Is(err, ErrDataTopicSettings) {
+				t.Fatalf("err = %v, want %v", err, ErrDataTopicSettings)
+			}
+			op, recorded := e.history().Lookup(plan.ID())
+			if recorded != c.committed || (recorded && (op.Status == cleanupplan.StatusApplied) != c.marked) {
+				t.Fatalf("recorded %v (%+v), want recorded %v, APPLIED %v", recorded, op, c.committed, c.marked)
+			}
+			if s := e.startOffsets(); (s[0] == 5) != c.deleted {
+				t.Fatalf("start offsets %v, want deleted %v", s, c.deleted)
+			}
+		})
+	}
+}
+
+// deleteIgnored answers DeleteRecords as done without deleting anything,
+// as a broker that lost the request after answering could.
+type deleteIgnored struct{ Kafka }
+
+func (deleteIgnored) DeleteRecords(_ context.Context, _ string, _ kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error) {
+	return upTo, nil
+}
+
+// After DeleteRecords every partition must start at or above the target,
+// or the plan stays COMMITTED ("Kafka cleanup for %s requested offset %s
+// but beginning offset is %s"); the next apply finishes it.
+func TestDeletionIsVerifiedBeforeApplied(t *testing.T) {
+	e := newEnv(t, 2, 10)
+	ctx := context.Background()
+	plan := e.plan("chk-1", func(int32) int64 { return 5 })
+	_, err := Apply(ctx, deleteIgnored{e.kafka}, Request{Plan: plan, ControlTopic: controlTopic})
+	if !errors.Is(err, ErrDeleteNotEffective) || !strings.Contains(err.Error(), "starts at 0 after DeleteRecords up to 5") {
+		t.Fatalf("err = %v, want %v", err, ErrDeleteNotEffective)
+	}
+	if op, ok := e.history().Lookup(plan.ID()); !ok || op.Status != cleanupplan.StatusCommitted {
+		t.Fatalf("recorded %+v (%v), want COMMITTED", op, ok)
+	}
+	if res, err := Apply(ctx, e.kafka, Request{Plan: plan, ControlTopic: controlTopic}); err != nil || !res.Resumed {
+		t.Fatalf("second apply: %+v %v", res, err)
+	}
+}

@@ -3,6 +3,7 @@ package resources_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -38,6 +39,27 @@ func TestCleanupControlTopicPolicyIsRestoredExactly(t *testing.T) {
 				}
 				return nil
 			},
+		})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps})
+}
+
+// TestCleanupControlTopicReplicationFactorRange: the runtime creates a
+// control topic only with a replication factor from 1 to 32767 (a Kafka
+// short); the resource refuses the rest before anything is created.
+func TestCleanupControlTopicReplicationFactorRange(t *testing.T) {
+	e := acctest.New(t)
+	var steps []resource.TestStep
+	for _, factor := range []int{0, 32768} {
+		steps = append(steps, resource.TestStep{
+			Config: e.Provider() + fmt.Sprintf(`
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name               = %q
+  replication_factor = %d
+}
+`, e.Name("orders-cleanup-control"), factor),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)replication_factor.*between 1 and 32767`),
 		})
 	}
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps})
