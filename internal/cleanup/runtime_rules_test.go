@@ -63,7 +63,7 @@ func TestControlRecordWithTrailingContentFailsClosed(t *testing.T) {
 	}
 	// Re-applying the plan the record names stops there too: the runtime
 	// cannot read this history, so no boundary in it can be trusted.
-	refusedBoth(t, e, first, controlTopic, cleanupplan.ErrUnreadableRecord)
+	_ = refusedBoth(t, e, first, controlTopic, cleanupplan.ErrUnreadableRecord)
 	if _, err := Inspect(ctx, e.kafka, controlTopic); !errors.Is(err, cleanupplan.ErrUnreadableRecord) {
 		t.Fatalf("inspect: err = %v", err)
 	}
@@ -130,7 +130,7 @@ func TestAvailableRangeAllowsWhatTheProtocolDeleted(t *testing.T) {
 	// Out of band past the boundary: a new plan at the boundary would
 	// record a recovery point that can no longer be restored.
 	must(t, deleteRecords(e, map[int32]int64{1: 10}))
-	refusedBoth(t, e, e.plan("savepoint-2", func(int32) int64 { return 9 }), controlTopic, ErrOffsetOutOfRange)
+	_ = refusedBoth(t, e, e.plan("savepoint-2", func(int32) int64 { return 9 }), controlTopic, ErrOffsetOutOfRange)
 }
 
 // The control topic's cleanup.policy must be exactly "compact", as the
