@@ -117,7 +117,7 @@ output "settings" {
 		if out, err := restore(op, after[op], "0=3,1=4"); err != nil || !strings.HasPrefix(out, "restore accepted above boundary 0=3,1=3") {
 			t.Errorf("%s from the checkpoint the boundary follows: %v\n%s", op, err, out)
 		}
-		if out, err := restore(op, after[op], "0=2,1=4"); err == nil || !strings.Contains(out, "below the committed cleanup boundary") {
+		if out, err := restore(op, after[op], "0=2,1=4"); err == nil || !strings.Contains(out, "from offset 2 because the committed cleanup boundary is 3") {
 			t.Errorf("%s from a checkpoint below the boundary: want a refusal, got %v\n%s", op, err, out)
 		}
 	}

@@ -17,7 +17,7 @@
 #   OPENTOFU_CACHE     where binaries are kept, one directory per version
 #                      (default ~/.cache/flinkagents-opentofu)
 #   OPENTOFU_PACKAGES  the Go packages to test (default the resources, data
-#                      sources and module suites)
+#                      sources, functions and module suites)
 #   GOTEST             default `go test`
 set -euo pipefail
 
@@ -28,7 +28,7 @@ cd "$root"
 version=${OPENTOFU_VERSION:-1.12.6}
 cache=${OPENTOFU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/flinkagents-opentofu}/$version
 tofu=$cache/tofu
-packages=${OPENTOFU_PACKAGES:-"./internal/resources/... ./internal/datasources/... ./examples/modules/..."}
+packages=${OPENTOFU_PACKAGES:-"./internal/resources/... ./internal/datasources/... ./internal/functions/... ./examples/modules/..."}
 gotest=${GOTEST:-go test}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/opentofu.XXXXXX")

@@ -343,12 +343,17 @@ resource "flinkagents_cleanup_boundary" "orders" {
 	allowed(t, "moving forward", deny(t, forward, nil))
 
 	// (c) backward through a switch to an empty control topic: the provider
-	// checks only the new control topic, which holds no boundary, so the plan
-	// succeeds; the policy sees the old offsets in "before".
-	backward := w.plan(boundary(control2, chk5))
+	// checks only the new control topic, which holds no boundary; the policy
+	// sees the old offsets in "before". The switch is planned for real (at
+	// the offsets the topic now starts at, which the runtime accepts) and
+	// doctored to offsets below them: those records are gone, and the
+	// provider, like the runtime, refuses to commit such a plan at all.
+	backward := w.plan(boundary(control2, chk10))
 	if a := change(t, backward, addr)["actions"]; fmt.Sprint(a) != "[delete create]" {
 		t.Fatalf("switching control topics planned %v, want a replace", a)
 	}
+	backwardAfter := change(t, backward, addr)["after"].(map[string]any)
+	backwardAfter["plan_json"], backwardAfter["plan_id"] = string(chk5.File()), chk5.ID()
 	expectDenied(t, "moving backward", deny(t, backward, nil),
 		"[boundary-forward] "+addr+": partition 0", "[boundary-forward] "+addr+": partition 1", "[boundary-forward] "+addr+": partition 2")
 	// An approval does not lift (c).

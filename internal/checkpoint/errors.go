@@ -34,10 +34,10 @@ var (
 	// ErrCorrupt: bytes do not follow the format (truncated, out of range, trailing data).
 	ErrCorrupt = errors.New("corrupt checkpoint data")
 	// ErrIncompleteMetadata: _metadata does not end the way Flink writes it
-	// (a *MetadataEndError): it stops inside, or is malformed in, the
-	// trailing checkpoint properties, or has bytes after them. Such errors
-	// also match ErrCorrupt.
-	ErrIncompleteMetadata = errors.New("checkpoint metadata is truncated or corrupt")
+	// (a *MetadataEndError): it stops inside, or is malformed or altered
+	// in, the trailing checkpoint properties, or has bytes after them. Such
+	// errors also match ErrCorrupt.
+	ErrIncompleteMetadata = errors.New("checkpoint metadata does not end as Flink writes it")
 	// ErrInvalidSelector: the selector is malformed (bad hex, both fields set).
 	ErrInvalidSelector = errors.New("invalid operator selector")
 	// ErrNotAFile: a path the reader must read as a file is a directory,
@@ -129,10 +129,11 @@ func (e *MissingStateFileError) Is(target error) bool {
 	return target == ErrMissingStateFile || target == ErrNotFound
 }
 
-// MetadataEndError reports a _metadata that does not end where Flink's
-// loader finishes reading it. Flink refuses such a file (EOFException, or
-// a corrupt stream) except for bytes after the end, which it ignores and
-// this reader refuses as not being what Flink wrote.
+// MetadataEndError reports a _metadata that does not end the way Flink
+// writes it: cut short inside the checkpoint properties, malformed or
+// altered there, or followed by more bytes. Flink refuses some of these
+// (Flink says which); this reader refuses them all, as not being what
+// Flink wrote.
 type MetadataEndError struct {
 	File string // empty when parsing a bare byte slice
 	// Offset is the file's length for EndsEarly, else the byte where the
@@ -142,8 +143,30 @@ type MetadataEndError struct {
 	// (version 4 and later); -1 for version 3, which has none.
 	PropertiesAt int64
 	Problem      MetadataEndProblem
-	Reason       string
+	// Part names, for AlteredProperties, the part of the properties that
+	// differs from what Flink writes ("serialVersionUID of ...", "field
+	// forced of ..."), at byte Offset.
+	Part string
+	// Flink is what Flink's own loader does with this file, where Java's
+	// deserialization settles it.
+	Flink  FlinkVerdict
+	Reason string
 }
+
+// FlinkVerdict is what Flink's loader does with a _metadata this reader
+// refuses: its MetadataV4Serializer reads the properties with Java's
+// ObjectInputStream, which checks some differences and not others.
+type FlinkVerdict int
+
+const (
+	// FlinkVerdictUnknown: not settled here; a message claims nothing.
+	FlinkVerdictUnknown FlinkVerdict = iota
+	// FlinkRefuses: Flink fails to load the file too.
+	FlinkRefuses
+	// FlinkLoads: Flink loads the file (Java does not check what
+	// differs), though no Flink release writes it.
+	FlinkLoads
+)
 
 // MetadataEndProblem says how a _metadata fails to end where Flink's loader
 // stops reading.
@@ -154,13 +177,17 @@ const (
 	// copy, or a write that never finished). Offset is the file's length.
 	EndsEarly MetadataEndProblem = iota + 1
 	// MalformedProperties: the checkpoint properties are not a well-formed
-	// Java serialization stream of one CheckpointProperties (or null), or
-	// not of the classes, serialVersionUIDs, constants and values Flink
-	// writes.
+	// Java serialization stream of one CheckpointProperties (or null).
+	// Java cannot read it either.
 	MalformedProperties
 	// TrailingBytes: bytes follow the point where the file Flink writes
 	// ends. Flink would ignore them; they mean the file is not Flink's.
 	TrailingBytes
+	// AlteredProperties: the checkpoint properties are a well-formed
+	// stream, but one part (Part, at Offset) is not what Flink writes: a
+	// class name, serialVersionUID, flag, field, enum constant or value.
+	// Flink refuses some of these and loads others (Flink).
+	AlteredProperties
 )
 
 func (e *MetadataEndError) Error() string {

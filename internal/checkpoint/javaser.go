@@ -32,18 +32,41 @@ const (
 // ObjectStreamClass orders them (primitives first, then objects, each
 // group sorted by name), which is also the order values are written in.
 type javaClass struct {
-	at     int // where a descriptor read from a stream starts
 	name   string
 	uid    int64 // serialVersionUID: declared, or the JVM's computed hash
 	flags  byte
 	fields []javaField
 	super  *javaClass
+	// pos is where a descriptor read from a stream has each part, so that
+	// a difference from Flink's class is reported at its own byte.
+	pos javaClassPos
+}
+
+// javaClassPos locates a class descriptor's parts in a stream: at the
+// descriptor (TC_CLASSDESC), name the class name's first byte after its
+// length, uid and flags theirs. For a descriptor reached through a
+// back-reference, ref is set and at is the TC_REFERENCE: any difference
+// there is the reference's.
+type javaClassPos struct {
+	at, name, uid, flags int
+	ref                  bool
+	handle               int // the handle a back-reference names
 }
 
 type javaField struct {
 	typeCode  byte // a primitive's type code ('Z' boolean, ...), or 'L' or '[' for an object
 	name      string
 	signature string // JVM type signature, for 'L' fields
+	// pos locates a field read from a stream: its type code, its name's
+	// first byte after the length, and its signature's text (or the
+	// back-reference standing for it, naming handle signatureRef; -1 for
+	// a string written in place).
+	pos struct{ at, name, signature, signatureRef int }
+}
+
+// sameAs compares what a field declares, wherever it was read.
+func (f javaField) sameAs(o javaField) bool {
+	return f.typeCode == o.typeCode && f.name == o.name && f.signature == o.signature
 }
 
 // javaObject is an instance of a class with only serializable fields and no

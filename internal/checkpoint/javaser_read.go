@@ -67,6 +67,15 @@ type javaHandle struct {
 	// refuses references to it until then ("Class descriptor should be
 	// initialized"), which also rules out cycles of superclasses.
 	ready bool
+	// ref is true when this position held a back-reference (at is then
+	// the TC_REFERENCE, refTo the handle it names); the handle's other
+	// fields are the referred item's.
+	ref   bool
+	refTo int
+	// strAt is where the text of a string, or of an enum constant's name,
+	// starts in the stream: past its length, or at the back-reference that
+	// stands for it, which is where a change of that text shows.
+	strAt int
 }
 
 // javaPrimitive is a primitive field's value: its bytes and where they are.
@@ -118,8 +127,17 @@ func (r *javaStreamReader) object(what string) javaHandle {
 	}
 	defer r.unnest()
 	at := d.off
+	ref := at < len(d.b) && d.b[at] == tcReference
 	h := r.item(what)
-	h.at = at
+	h.at, h.ref = at, ref
+	switch {
+	case ref:
+		h.strAt = at
+	case h.kind == tcString && d.b[at] == tcLongString:
+		h.strAt = at + 9
+	case h.kind == tcString:
+		h.strAt = at + 3
+	}
 	return h
 }
 
@@ -170,7 +188,7 @@ func (r *javaStreamReader) item(what string) javaHandle {
 			d.failf("enum constant name of %s is a %s, not a string", c.name, javaKindName(name.kind))
 		}
 		if d.err == nil {
-			h.str = name.str
+			h.str, h.strAt = name.str, name.strAt
 			r.handles[slot].str = name.str
 		}
 		return h
@@ -232,7 +250,9 @@ func (r *javaStreamReader) reference(what string) javaHandle {
 		d.failf("%s: back-reference %#08x to no object (%d objects read)", what, uint32(v), len(r.handles))
 		return javaHandle{}
 	}
-	return r.handles[i]
+	h := r.handles[i]
+	h.refTo = int(i)
+	return h
 }
 
 // objectData reads the data of a new object of class c: each serializable

@@ -23,7 +23,14 @@ func (r *javaStreamReader) classDesc(what string) *javaClass {
 			d.off = at
 			d.failf("%s: back-reference to a %s, not a complete class descriptor", what, javaKindName(h.kind))
 		}
-		return h.class
+		if h.class == nil {
+			return nil
+		}
+		// The descriptor as this position sees it: the one referred to,
+		// located at the reference, where a change of it would be.
+		c := *h.class
+		c.pos = javaClassPos{at: at, ref: true, handle: h.refTo}
+		return &c
 	case tc == tcClassDesc:
 		return r.newClassDesc()
 	case tc == tcProxyClassDesc:
@@ -51,13 +58,15 @@ func (r *javaStreamReader) nonNullClassDesc(what string) *javaClass {
 func (r *javaStreamReader) newClassDesc() *javaClass {
 	d := r.d
 	at := d.off - 1 // at TC_CLASSDESC
-	c := &javaClass{at: at, name: r.utf("class name")}
+	c := &javaClass{pos: javaClassPos{at: at, name: at + 3}, name: r.utf("class name")}
 	uidAt := d.off
+	c.pos.uid = uidAt
 	c.uid = d.i64("serialVersionUID")
 	r.free(uidAt, d.off-uidAt)
 	slot := len(r.handles)
 	r.assign(javaHandle{kind: tcClassDesc, class: c})
 	flagsAt := d.off
+	c.pos.flags = flagsAt
 	c.flags = d.u8("class flags")
 	nFields := int(d.i16("field count"))
 	if d.err != nil {
@@ -104,6 +113,7 @@ func (r *javaStreamReader) field(c *javaClass) {
 	d := r.d
 	at := d.off
 	f := javaField{typeCode: d.u8("field type code")}
+	f.pos.at, f.pos.name = at, at+3
 	f.name = r.utf("field name")
 	if d.err != nil {
 		return
@@ -111,6 +121,10 @@ func (r *javaStreamReader) field(c *javaClass) {
 	if f.typeCode == 'L' || f.typeCode == '[' {
 		sigAt := d.off
 		sig := r.object("type of field " + f.name)
+		f.pos.signature, f.pos.signatureRef = sig.strAt, -1
+		if sig.ref {
+			f.pos.signatureRef = sig.refTo
+		}
 		if d.err != nil {
 			return
 		}

@@ -31,7 +31,8 @@ func checkMetadataEnd(b []byte, version, end int) error {
 // readMetadataProperties reads the properties stream from start to the end
 // of b: nil for a null (State Processor API savepoints), else what it holds,
 // refused unless its classes, serialVersionUIDs, fields, constants and
-// values are ones Flink writes.
+// values are ones Flink writes (an object of another class is refused by
+// the decoder, at the byte of its name that differs).
 func readMetadataProperties(b []byte, start int) (*checkpointProperties, error) {
 	d := &dataInput{b: b, off: start}
 	r := &javaStreamReader{d: d}
@@ -42,19 +43,23 @@ func readMetadataProperties(b []byte, start int) (*checkpointProperties, error) 
 	case root.kind != tcObject:
 		d.off = rootAt
 		d.failf("the stream holds a %s, not a %s", javaKindName(root.kind), checkpointPropertiesClassName)
-	case root.class.name != checkpointPropertiesClassName:
-		d.off = rootAt
-		d.failf("the stream holds a %s, not a %s", root.class.name, checkpointPropertiesClassName)
 	}
-	if err := propertiesError(d, b, start); err != nil || root.kind == tcNull {
+	err := propertiesError(d, b, start)
+	if root.kind == tcNull || (err != nil && err.(*MetadataEndError).Problem != TrailingBytes) {
 		return nil, err
 	}
-	var x propertiesDecoder
+	// A stream that ends before the file does was read in full: what it
+	// holds says more than the bytes after it (a length changed in place
+	// shortens what Java reads, too).
+	x := propertiesDecoder{handles: r.handles}
 	p := x.properties(root)
 	if x.problem != "" {
-		return nil, &MetadataEndError{Offset: int64(x.at), PropertiesAt: int64(start), Problem: MalformedProperties,
-			Reason: fmt.Sprintf("the checkpoint properties that start at byte %d are not what Flink writes, and Flink's loader would refuse or misread them: %s",
-				start, x.problem)}
+		return nil, &MetadataEndError{Offset: int64(x.at), PropertiesAt: int64(start), Problem: AlteredProperties, Part: x.what, Flink: x.verdict,
+			Reason: fmt.Sprintf("the checkpoint properties that start at byte %d were altered after Flink wrote them: the %s at byte %d %s%s",
+				start, x.what, x.at, x.problem, x.verdict.consequence())}
+	}
+	if err != nil {
+		return nil, err
 	}
 	return &p, nil
 }
@@ -67,17 +72,17 @@ func propertiesError(d *dataInput, b []byte, start int) error {
 	ce, _ := d.err.(*CorruptError) // dataInput records only these
 	switch {
 	case ce != nil && d.ended:
-		e.Offset, e.Problem = int64(len(b)), EndsEarly
+		e.Offset, e.Problem, e.Flink = int64(len(b)), EndsEarly, FlinkRefuses
 		e.Reason = fmt.Sprintf("the file ends inside the checkpoint properties that start at byte %d (%s); Flink fails to load it with an EOFException",
 			start, ce.Reason)
 	case ce != nil:
-		e.Offset, e.Problem = ce.Offset, MalformedProperties
-		e.Reason = fmt.Sprintf("the checkpoint properties that start at byte %d are not a well-formed Java serialization of a CheckpointProperties: %s",
-			start, ce.Reason)
+		e.Offset, e.Problem, e.Flink = ce.Offset, MalformedProperties, FlinkRefuses
+		e.Reason = fmt.Sprintf("the checkpoint properties that start at byte %d are not a well-formed Java serialization of a CheckpointProperties: %s; "+
+			"Java cannot read them, so Flink fails to load the file too", start, ce.Reason)
 	case d.off != len(b):
-		e.Offset, e.Problem = int64(d.off), TrailingBytes
-		e.Reason = fmt.Sprintf("%s follow the checkpoint properties (bytes %d to %d), which end the file as Flink writes it",
-			byteCount(len(b)-d.off), start, d.off-1)
+		e.Offset, e.Problem, e.Flink = int64(d.off), TrailingBytes, FlinkLoads
+		e.Reason = fmt.Sprintf("%s follow the checkpoint properties (bytes %d to %d), which end the file as Flink writes it; "+
+			"Flink would load the file and ignore them, but no Flink release writes them", byteCount(len(b)-d.off), start, d.off-1)
 	default:
 		return nil
 	}
@@ -89,4 +94,15 @@ func byteCount(n int) string {
 		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// consequence completes an altered-properties reason with what Flink does.
+func (v FlinkVerdict) consequence() string {
+	switch v {
+	case FlinkRefuses:
+		return "; Java's deserialization refuses this, so Flink fails to load the file too"
+	case FlinkLoads:
+		return "; Java's deserialization does not check this, so Flink would load the file, but no Flink release writes it"
+	}
+	return ""
 }

@@ -27,10 +27,11 @@ var (
 	// ErrDataTopicSettings: cleanup.policy / retention.ms / retention.bytes
 	// are not compact,delete / -1 / -1.
 	ErrDataTopicSettings = errors.New("action-state topic settings do not allow cleanup")
-	// ErrOffsetOutOfRange: a plan offset lies above its partition's end
-	// offset, where no record exists yet (a plan for another topic
-	// incarnation, or a typo), or the partition's offsets were not answered.
-	// An offset below the start is accepted: those records are gone already.
+	// ErrOffsetOutOfRange: a plan not recorded yet has an offset outside
+	// its partition's available range (an *UnavailableOffsetError): below
+	// the log start, records it needs were deleted out of band; above the
+	// end, it does not come from this topic's history. Or the partition's
+	// offsets were not answered.
 	ErrOffsetOutOfRange = errors.New("plan offset outside the partition's available range")
 	// ErrControlTopicIDChanged: the control topic's ID is not the one the
 	// caller recorded: it was deleted and recreated, and the boundaries

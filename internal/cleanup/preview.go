@@ -70,7 +70,7 @@ func preview(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic s
 		if err != nil {
 			return pv, err
 		}
-		if _, err := offsetsAvailable(plan, starts, ends); err != nil {
+		if err := checkAvailableRange(plan, starts, ends); err != nil {
 			return pv, err
 		}
 	}

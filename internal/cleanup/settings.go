@@ -85,9 +85,26 @@ func checkDataTopicSettings(topic string, cfg map[string]kafkaops.ConfigValue) e
 		ErrDataTopicSettings, topic, strings.Join(parts, ", "))
 }
 
+// ControlTopicPolicy is the one cleanup.policy a control topic may have:
+// compaction keeps every plan's latest record, and without "delete" no
+// retention can ever remove a boundary.
+const ControlTopicPolicy = "compact"
+
+// PolicySatisfies says whether a topic's live cleanup.policy satisfies the
+// one the protocol requires of it, compared as the runtime compares it: a
+// control topic's exactly (no trimming, no list: " compact" and
+// "compact,compact" make the runtime refuse every restore), a data topic's
+// as a set.
+func PolicySatisfies(required, live string) bool {
+	if required == ControlTopicPolicy {
+		return live == ControlTopicPolicy
+	}
+	return PolicyEqual(required, live)
+}
+
 // checkControlTopic verifies the control topic's shape: it exists, is not
 // the data topic, has exactly partition 0, and cleanup.policy is exactly
-// "compact" so that no retention can ever remove a boundary.
+// "compact", the runtime's rule.
 func checkControlTopic(t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, dataTopic string) error {
 	if t.Name == dataTopic {
 		return fmt.Errorf("%w: control topic %q is the action-state topic itself; use a dedicated topic", ErrControlTopicMisconfigured, t.Name)
@@ -96,9 +113,11 @@ func checkControlTopic(t kafkaops.Topic, cfg map[string]kafkaops.ConfigValue, da
 		return fmt.Errorf("%w: control topic %q has %d partitions; it must have exactly one so that every reader sees one order of boundaries",
 			ErrControlTopicMisconfigured, t.Name, len(t.Partitions))
 	}
-	if pol := cfg[ConfigCleanupPolicy]; pol.Null || !PolicyEqual(pol.Value, "compact") || strings.Contains(pol.Value, "delete") {
-		return fmt.Errorf("%w: control topic %q has cleanup.policy=%q; it must be exactly \"compact\", or retention could delete recorded boundaries",
-			ErrControlTopicMisconfigured, t.Name, pol.Value)
+	if pol := cfg[ConfigCleanupPolicy]; pol.Null || !PolicySatisfies(ControlTopicPolicy, pol.Value) {
+		return fmt.Errorf("%w: control topic %q has cleanup.policy=%q; the runtime requires exactly %q (no spaces, no list), "+
+			"and refuses every restore of a job configured with this topic until it is. Nothing was written or deleted. "+
+			"Set it to %q (the flinkagents_cleanup_control_topic resource does)",
+			ErrControlTopicMisconfigured, t.Name, pol.Value, ControlTopicPolicy, ControlTopicPolicy)
 	}
 	return nil
 }

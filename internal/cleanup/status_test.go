@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
-	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // A recorded APPLIED is only a claim: here a foreign writer (the Java
@@ -57,41 +56,6 @@ func TestApplyDeletesAgainBelowAnAppliedBoundary(t *testing.T) {
 	// Now it holds: the next apply is a no-op again.
 	if res, err := Apply(ctx, e.kafka, Request{Plan: plan, ControlTopic: controlTopic}); err != nil || !res.AlreadyApplied {
 		t.Fatalf("third apply: %+v %v", res, err)
-	}
-}
-
-// Records deleted out of band past a plan's offsets do not make the plan
-// foreign: it is previewed and applied (nothing left to delete there), and
-// the gone ranges are reported for a warning.
-func TestPlanBelowTheStartOffsetIsValid(t *testing.T) {
-	e := newEnv(t, 2, 10)
-	ctx := context.Background()
-	if _, err := e.kafka.DeleteRecords(ctx, dataTopic, kafkaops.TopicID{}, map[int32]int64{0: 8, 1: 3}); err != nil {
-		t.Fatal(err)
-	}
-	plan := e.plan("chk-1", func(int32) int64 { return 5 })
-	pv, err := PreviewApply(ctx, e.kafka, plan, controlTopic)
-	if err != nil {
-		t.Fatalf("preview refused a plan below the start offset: %v", err)
-	}
-	if !slices.Equal(pv.GonePast, []Range{{0, 5, 8}}) || !slices.Equal(pv.Ranges, []Range{{1, 3, 5}}) || pv.RecordsToDelete != 2 {
-		t.Fatalf("preview: %+v", pv)
-	}
-	spy := newSpy(e)
-	res, err := Apply(ctx, spy, Request{Plan: plan, ControlTopic: controlTopic})
-	if err != nil {
-		t.Fatalf("apply refused a plan below the start offset: %v", err)
-	}
-	spy.check()
-	if !slices.Equal(res.Deleted, []Range{{1, 3, 5}}) {
-		t.Fatalf("deleted %v", res.Deleted)
-	}
-	if s := e.startOffsets(); s[0] != 8 || s[1] != 5 {
-		t.Fatalf("start offsets: %v", s)
-	}
-	ins, err := Inspect(ctx, e.kafka, controlTopic)
-	if err != nil || !slices.Equal(ins.GonePast, []Range{{0, 5, 8}}) || len(ins.Remaining) != 0 {
-		t.Fatalf("inspection: %+v %v", ins, err)
 	}
 }
 

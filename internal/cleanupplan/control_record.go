@@ -1,6 +1,7 @@
 package cleanupplan
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 )
@@ -55,11 +56,24 @@ func DecodeRecord(key, value []byte) (Record, error) {
 
 // decodeRecord is DecodeRecord past the checks that need no parsing
 // (benchmarks measure it above the size limit, to show that it is linear).
+// A record with content after its object is refused, as the runtime refuses
+// it (FAIL_ON_TRAILING_TOKENS); what the object holds is kept in the
+// *TrailingContentError, so the operator learns which plan it records.
 func decodeRecord(key, value []byte) (Record, error) {
-	root, err := parseSingleObject(value, refuseBOM, ignoreTrailing)
-	if err != nil {
-		return Record{}, fmt.Errorf("%w: control record %q: %v", ErrMalformedPlan, key, err)
+	root, err := parseSingleObject(value, refuseBOM)
+	if trailing, ok := errors.AsType[*TrailingContentError](err); ok {
+		if rec, recErr := recordFromObject(key, root); recErr == nil {
+			trailing.Record = &rec
+		}
 	}
+	if err != nil {
+		return Record{}, fmt.Errorf("%w: control record %q: %w", ErrMalformedPlan, key, err)
+	}
+	return recordFromObject(key, root)
+}
+
+// recordFromObject interprets a parsed control-record object.
+func recordFromObject(key []byte, root jsonValue) (Record, error) {
 	fields, err := exactFields(root, recordFields, "")
 	if err != nil {
 		return Record{}, err

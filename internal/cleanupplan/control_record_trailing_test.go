@@ -6,28 +6,42 @@ import (
 	"testing"
 )
 
-// The runtime reads a control record with ObjectMapper.readTree and
-// FAIL_ON_TRAILING_TOKENS off (Jackson 2's default), which never reads past
-// the first value: whatever follows the object does not change the record,
-// and must not stop an apply. A plan file with the same tail stays refused.
-func TestControlRecordTrailingContentIsIgnoredAsTheRuntimeDoes(t *testing.T) {
+// The runtime reads a control record with FAIL_ON_TRAILING_TOKENS, as it
+// reads plan files: a record with anything but whitespace after its object
+// fails every restore, so it must stop our applies too, named by its offset
+// and with what the object before the content records.
+func TestControlRecordTrailingContentIsRefusedAsTheRuntimeDoes(t *testing.T) {
 	p := specPlan(t)
 	k, v := EncodeRecord(StatusCommitted, p)
 	for name, tail := range map[string]string{
-		"second object":        "{}",
+		// The runtime's own test (testRejectsTrailingControlRecordContent).
+		"second object": "{}",
+		"null":          "null",
+		"garbage":       "garbage",
+		// And others Jackson refuses the same way.
 		"whitespace then text": " \n garbage",
 		"stray brace":          "}",
 		"not UTF-8":            "\xff\xfe",
 		"another record":       string(v),
+		"NUL":                  "\x00",
 	} {
 		t.Run(name, func(t *testing.T) {
 			var l Log
-			if err := l.Add(3, k, append(append([]byte(nil), v...), tail...)); err != nil {
-				t.Fatalf("a record the runtime reads was refused: %v", err)
+			err := l.Add(3, k, append(append([]byte(nil), v...), tail...))
+			rec, isRecord := errors.AsType[*RecordError](err)
+			trailing, isTrailing := errors.AsType[*TrailingContentError](err)
+			if !errors.Is(err, ErrUnreadableRecord) || !isRecord || rec.Offset != 3 || !isTrailing {
+				t.Fatalf("err = %v, want an unreadable record at offset 3 with trailing content", err)
 			}
-			op, ok := l.Lookup(p.ID())
-			if !ok || op.Status != StatusCommitted || !op.Plan.Equal(p) {
-				t.Fatalf("read %+v (%t), want plan %s COMMITTED", op, ok, p.ID())
+			at := len(v) + len(tail) - len(strings.TrimLeft(tail, " \n"))
+			if trailing.Offset != at || trailing.Length != len(v)+len(tail)-at {
+				t.Errorf("trailing content at byte %d (%d bytes), want byte %d", trailing.Offset, trailing.Length, at)
+			}
+			if trailing.Record == nil || trailing.Record.Status != StatusCommitted || trailing.Record.PlanID != p.ID() {
+				t.Errorf("the object before the content reads as %+v, want plan %s COMMITTED", trailing.Record, p.ID())
+			}
+			if _, ok := l.Lookup(p.ID()); ok {
+				t.Error("the refused record was recorded")
 			}
 		})
 	}
@@ -38,8 +52,22 @@ func TestControlRecordTrailingContentIsIgnoredAsTheRuntimeDoes(t *testing.T) {
 	})
 }
 
-// Only what follows the object is skipped: invalid UTF-8 or garbage inside
-// it is refused as before.
+// Whitespace after the object is no token: Jackson reads past it, and so
+// do we.
+func TestControlRecordTrailingWhitespaceIsRead(t *testing.T) {
+	p := specPlan(t)
+	k, v := EncodeRecord(StatusApplied, p)
+	var l Log
+	if err := l.Add(0, k, append(append([]byte(nil), v...), " \t\r\n"...)); err != nil {
+		t.Fatal(err)
+	}
+	if op, ok := l.Lookup(p.ID()); !ok || op.Status != StatusApplied {
+		t.Fatalf("read %+v (%t)", op, ok)
+	}
+}
+
+// Invalid UTF-8 or garbage inside the object is refused as before, and is
+// not reported as trailing content.
 func TestControlRecordInvalidInsideIsStillRefused(t *testing.T) {
 	k, v := EncodeRecord(StatusCommitted, specPlan(t))
 	for name, value := range map[string]string{
@@ -48,8 +76,9 @@ func TestControlRecordInvalidInsideIsStillRefused(t *testing.T) {
 		"cut short":             string(v[:len(v)-1]),
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := DecodeRecord(k, []byte(value)); !errors.Is(err, ErrMalformedPlan) {
-				t.Fatalf("err = %v, want %v", err, ErrMalformedPlan)
+			_, err := DecodeRecord(k, []byte(value))
+			if _, trailing := errors.AsType[*TrailingContentError](err); !errors.Is(err, ErrMalformedPlan) || trailing {
+				t.Fatalf("err = %v, want %v without trailing content", err, ErrMalformedPlan)
 			}
 		})
 	}

@@ -84,3 +84,22 @@ func (e *KeyMismatchError) Unwrap() error { return ErrCorruptControlLog }
 func malformed(field, problem string) error {
 	return fmt.Errorf("%w: %s %s", ErrMalformedPlan, field, problem)
 }
+
+// TrailingContentError is a plan file or control record whose one JSON
+// object is followed by more than whitespace. The runtime reads both with
+// Jackson's FAIL_ON_TRAILING_TOKENS and refuses them, so a record like this
+// in a control topic fails every restore of a job configured with it.
+type TrailingContentError struct {
+	// Offset is the first byte after the object that is not whitespace.
+	Offset int
+	// Length is how many bytes follow from Offset.
+	Length int
+	// Record is what the object before the content holds, for a control
+	// record whose object is itself a readable record; nil otherwise.
+	Record *Record
+}
+
+func (e *TrailingContentError) Error() string {
+	return fmt.Sprintf("at byte %d: unexpected content after the JSON object (%d bytes); the runtime's readers refuse content after the JSON document too",
+		e.Offset, e.Length)
+}

@@ -9,12 +9,12 @@ import (
 )
 
 // A strict JSON reader. encoding/json silently keeps the last of duplicate
-// keys and accepts invalid UTF-8; the runtime and the Java tool parse with
-// Jackson's STRICT_DUPLICATE_DETECTION, so a file they reject must be
-// rejected here too. They leave FAIL_ON_TRAILING_TOKENS at its default
-// (off): Jackson stops reading after the first value. What follows the
-// object is therefore a choice per source (trailingRule). Numbers are kept
-// as their literal text so integral-ness and range can be judged exactly.
+// keys and accepts invalid UTF-8; the runtime and the Java tool parse plan
+// files and control records with Jackson's STRICT_DUPLICATE_DETECTION and
+// FAIL_ON_TRAILING_TOKENS, so a document they reject must be rejected here
+// too: a duplicate key anywhere, or anything but whitespace after the one
+// JSON object (a *TrailingContentError). Numbers are kept as their literal
+// text so integral-ness and range can be judged exactly.
 
 type jsonKind uint8
 
@@ -66,10 +66,11 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 type bomRule bool
 
 const (
-	// skipBOM: plan files. Jackson's byte-source bootstrapper, which the Java
-	// tool reads plan files through, skips a leading UTF-8 BOM; a plan file it
-	// accepts must be accepted here. The mark precedes the JSON text, so it
-	// changes no field and no plan ID.
+	// skipBOM: plan files. More lenient than the runtime's tool, which
+	// reads a plan file into a String before Jackson sees it and so refuses
+	// a leading UTF-8 BOM (Jackson skips one only in bytes): the mark
+	// precedes the JSON text, changes no field and no plan ID, and never
+	// reaches a control record (spec/conformance.md, T3).
 	skipBOM bomRule = true
 	// refuseBOM: control records. Both tools write them with Jackson's
 	// writeValueAsBytes, which never emits a BOM, so one means the record
@@ -77,38 +78,21 @@ const (
 	refuseBOM bomRule = false
 )
 
-// trailingRule says what content after the JSON object means to
-// parseSingleObject.
-type trailingRule bool
-
-const (
-	// refuseTrailing: plan files, stricter than the runtime. A plan file is
-	// reviewed, then applied; refusing "{...}{}" keeps what was reviewed
-	// exactly what is applied, and the fix (regenerate the file) is cheap.
-	refuseTrailing trailingRule = false
-	// ignoreTrailing: control records, read as the runtime reads them
-	// (ObjectMapper.readTree without FAIL_ON_TRAILING_TOKENS): nothing after
-	// the object is read, not even checked to be UTF-8. A record the runtime
-	// restores from must not stop our applies; nobody can repair it in place.
-	ignoreTrailing trailingRule = true
-)
-
 type jsonReader struct {
 	data []byte
 	pos  int
 }
 
-// parseSingleObject parses data as one JSON object followed, unless
-// trailing says to ignore what follows, only by whitespace.
-func parseSingleObject(data []byte, bom bomRule, trailing trailingRule) (jsonValue, error) {
+// parseSingleObject parses data as one JSON object followed only by
+// whitespace (space, tab, \n, \r: what Jackson skips between tokens).
+// Anything else after the object is a *TrailingContentError, returned with
+// the object so a caller can say what the document held.
+func parseSingleObject(data []byte, bom bomRule) (jsonValue, error) {
 	invalid := -1 // the first byte that is not UTF-8, if any
 	if !utf8.Valid(data) {
 		invalid = firstInvalidUTF8(data)
 	}
 	notUTF8 := func() error { return fmt.Errorf("at byte %d: input is not valid UTF-8", invalid) }
-	if invalid >= 0 && trailing == refuseTrailing {
-		return jsonValue{}, notUTF8()
-	}
 	r := jsonReader{data: data}
 	if bytes.HasPrefix(data, utf8BOM) {
 		if bom == refuseBOM {
@@ -120,24 +104,25 @@ func parseSingleObject(data []byte, bom bomRule, trailing trailingRule) (jsonVal
 	if bytes.HasPrefix(data[r.pos:], utf8BOM) {
 		return jsonValue{}, r.errorf("a UTF-8 byte-order mark (bytes EF BB BF) after leading whitespace; a mark is ignored only as the very first bytes of a plan file, as Jackson ignores it")
 	}
+	if invalid >= 0 && invalid <= r.pos {
+		return jsonValue{}, notUTF8()
+	}
 	if r.pos >= len(data) || data[r.pos] != '{' {
 		return jsonValue{}, r.errorf("expected a JSON object")
 	}
 	v, err := r.value(0)
 	// Only bytes up to where parsing stopped have been read; an invalid one
-	// among them is the first thing wrong.
+	// among them is the first thing wrong. One after the object is
+	// trailing content like any other (Java reads it as U+FFFD).
 	if invalid >= 0 && (invalid < r.pos || (err != nil && invalid == r.pos)) {
 		return jsonValue{}, notUTF8()
 	}
 	if err != nil {
 		return jsonValue{}, err
 	}
-	if trailing == ignoreTrailing {
-		return v, nil
-	}
 	r.skipSpace()
 	if r.pos != len(data) {
-		return jsonValue{}, r.errorf("unexpected content after the JSON object")
+		return v, &TrailingContentError{Offset: r.pos, Length: len(data) - r.pos}
 	}
 	return v, nil
 }

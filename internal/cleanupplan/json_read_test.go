@@ -79,11 +79,11 @@ func TestDuplicateKeysInLargeObjects(t *testing.T) {
 		}
 		return strings.TrimSuffix(b.String(), ",") + "}"
 	}
-	if _, err := parseSingleObject([]byte(object(-1)), refuseBOM, refuseTrailing); err != nil {
+	if _, err := parseSingleObject([]byte(object(-1)), refuseBOM); err != nil {
 		t.Fatalf("no duplicate: %v", err)
 	}
 	for _, dup := range []int{0, linearDuplicateCheckMax - 1, linearDuplicateCheckMax, n - 1} {
-		_, err := parseSingleObject([]byte(object(dup)), refuseBOM, refuseTrailing)
+		_, err := parseSingleObject([]byte(object(dup)), refuseBOM)
 		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("duplicate field %q", fmt.Sprint(dup))) {
 			t.Errorf("duplicate of member %d: err = %v", dup, err)
 		}

@@ -26,9 +26,9 @@ func Parse(data []byte) (Plan, error) {
 // parsePlan is Parse past the size check (benchmarks measure it above the
 // limit, to show that parsing is linear).
 func parsePlan(data []byte) (Plan, error) {
-	root, err := parseSingleObject(data, skipBOM, refuseTrailing)
+	root, err := parseSingleObject(data, skipBOM)
 	if err != nil {
-		return Plan{}, fmt.Errorf("%w: %v", ErrMalformedPlan, err)
+		return Plan{}, fmt.Errorf("%w: %w", ErrMalformedPlan, err)
 	}
 	p, _, err := planFromObject(root, "")
 	return p, err

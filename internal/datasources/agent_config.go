@@ -143,7 +143,10 @@ func (d *agentConfigDataSource) Configure(_ context.Context, req datasource.Conf
 }
 
 // ValidateConfig refuses what the runtime refuses at job start, so the
-// mistake surfaces in terraform validate rather than in a failing job.
+// mistake surfaces in terraform validate rather than in a failing job. A
+// value unknown here (from another resource) is checked when it is known:
+// Terraform validates the configuration again before it reads the data
+// source, so tombstones and a control topic are never rendered together.
 func (d *agentConfigDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m agentConfigModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)

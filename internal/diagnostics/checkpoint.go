@@ -64,7 +64,7 @@ func FromCheckpointError(op string, err error) diag.Diagnostic {
 	}
 	var end *checkpoint.MetadataEndError
 	if errors.As(err, &end) {
-		return metadataIncomplete(op, end, err)
+		return metadataEnd(op, end, err)
 	}
 	for _, r := range checkpointRefusals {
 		if errors.Is(err, r.err) {
@@ -87,24 +87,35 @@ func stateFileMissing(op string, e *checkpoint.MissingStateFileError, err error)
 	return diag.NewErrorDiagnostic("Checkpoint State File Missing", detail(op, next, err))
 }
 
-// metadataIncomplete: the _metadata is cut short or damaged at its end,
-// where the reader needs nothing but Flink does.
-func metadataIncomplete(op string, e *checkpoint.MetadataEndError, err error) diag.Diagnostic {
-	var what string
+// metadataEnd: the _metadata is cut short, or damaged or altered at its
+// end, where the reader needs nothing but Flink does. Only what Flink's own
+// loader settles is claimed of it.
+func metadataEnd(op string, e *checkpoint.MetadataEndError, err error) diag.Diagnostic {
+	summary, what, next := "Checkpoint Metadata Altered", "", "compare it with the original (size and checksum) or copy it again; otherwise pick another checkpoint or savepoint."
 	switch e.Problem {
 	case checkpoint.EndsEarly:
+		summary, next = "Checkpoint Metadata Incomplete", "if this is a copy, copy the checkpoint again and compare the sizes; otherwise pick another checkpoint or savepoint."
 		what = fmt.Sprintf("The _metadata file at %s ends at byte %d, inside its checkpoint properties (which start at byte %d): "+
-			"the file is cut short, and Flink would refuse to restore from it too.", e.File, e.Offset, e.PropertiesAt)
+			"the file is cut short (or was altered so that its properties read as longer than it is), and Flink fails to load it too.", e.File, e.Offset, e.PropertiesAt)
 	case checkpoint.MalformedProperties:
 		what = fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties (which start at byte %d): "+
-			"they are not what Flink writes (the error below says which class, serialVersionUID or value differs), "+
-			"and Flink would refuse to restore from it too, or read other properties than were written.", e.File, e.Offset, e.PropertiesAt)
+			"they are not a Java serialization that Flink's loader can read, so Flink fails to load it too. The file was damaged or altered after Flink wrote it.",
+			e.File, e.Offset, e.PropertiesAt)
+	case checkpoint.AlteredProperties:
+		what = fmt.Sprintf("The _metadata file at %s was altered at byte %d, in its checkpoint properties (which start at byte %d): "+
+			"the %s is not what Flink writes (the error below says what it holds).", e.File, e.Offset, e.PropertiesAt, e.Part)
+		switch e.Flink {
+		case checkpoint.FlinkRefuses:
+			what += " Flink fails to load the file too."
+		case checkpoint.FlinkLoads:
+			what += " Flink itself would still load it (Java's deserialization does not check this part), but no Flink release writes it, " +
+				"so the file is not the one Flink wrote."
+		}
 	default:
 		what = fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on, after the point where the file Flink "+
-			"writes ends: it is not the file Flink wrote.", e.File, e.Offset)
+			"writes ends: Flink would ignore them and load it, but they mean it is not the file Flink wrote.", e.File, e.Offset)
 	}
-	return diag.NewErrorDiagnostic("Checkpoint Metadata Incomplete", detail(op, what+" Nothing was planned. "+
-		"If this is a copy, copy the checkpoint again and compare the sizes; otherwise pick another checkpoint or savepoint.", err))
+	return diag.NewErrorDiagnostic(summary, detail(op, what+" Nothing was planned: "+next, err))
 }
 
 // FromPlanningError reports a failure to derive a plan from a recovery

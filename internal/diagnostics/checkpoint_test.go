@@ -102,8 +102,6 @@ func TestCheckpointMetadataIncomplete(t *testing.T) {
 		{"one byte short", whole[:len(whole)-1], fmt.Sprintf("The _metadata file at %s ends at byte %d, inside its checkpoint properties (which start at byte %d)",
 			meta, len(whole)-1, props)},
 		{"cut where the properties start", whole[:props], fmt.Sprintf("ends at byte %d, inside", props)},
-		{"damaged", damaged, fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties", meta, props+4)},
-		{"a byte appended", append(bytes.Clone(whole), 0), fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on", meta, len(whole))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,6 +111,83 @@ func TestCheckpointMetadataIncomplete(t *testing.T) {
 			err := readErr(t, dir, checkpoint.Selector{})
 			assertShapeOf(t, FromCheckpointError("planning", err), "planning", "Checkpoint Metadata Incomplete", tt.next, err)
 		})
+	}
+	altered := []struct {
+		name string
+		b    []byte
+		next string
+	}{
+		{"damaged", damaged, fmt.Sprintf("The _metadata file at %s is malformed at byte %d, in its checkpoint properties", meta, props+4)},
+		{"a byte appended", append(bytes.Clone(whole), 0), fmt.Sprintf("The _metadata file at %s has unexpected bytes from byte %d on", meta, len(whole))},
+	}
+	for _, tt := range altered {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(meta, tt.b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := readErr(t, dir, checkpoint.Selector{})
+			assertShapeOf(t, FromCheckpointError("planning", err), "planning", "Checkpoint Metadata Altered", tt.next, err)
+		})
+	}
+}
+
+// A _metadata real Flink wrote (1.20 and 2.2), changed in one byte of its
+// checkpoint properties: the diagnostic says "altered", names the part and
+// the byte that changed, and says Flink refuses the file only where Java's
+// deserialization does.
+func TestCheckpointMetadataAlteredOnRealFlinkFiles(t *testing.T) {
+	for _, fixture := range []string{"1.20-savepoint-canonical-p1", "2.2-savepoint-canonical-p1"} {
+		metas, err := filepath.Glob(filepath.Join("..", "checkpoint", "testdata", "generated", fixture, "savepoint-*", "_metadata"))
+		if err != nil || len(metas) != 1 {
+			t.Fatalf("%s: %v %v", fixture, metas, err)
+		}
+		whole, err := os.ReadFile(metas[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		props := bytes.LastIndex(whole, []byte{0xAC, 0xED, 0x00, 0x05}) // the properties' stream header
+		// find is the first occurrence of s in the properties.
+		find := func(s string) int {
+			i := bytes.Index(whole[props:], []byte(s))
+			if i < 0 {
+				t.Fatalf("%s: no %q", fixture, s)
+			}
+			return props + i
+		}
+		savepointType := "org.apache.flink.runtime.checkpoint.SavepointType"
+		uidByte := find(savepointType) + len(savepointType) + 7 // the last byte of its serialVersionUID
+		sigByte := find("Ljava/lang/String;") + 5               // inside a field's type signature
+		boolByte := find("\x78\x70") + 2                        // discardCancelled: after CheckpointProperties' descriptor
+		for _, c := range []struct {
+			name          string
+			at            int
+			to            byte
+			part, flink   string
+			refusedClaims bool
+		}{
+			{"serialVersionUID", uidByte, whole[uidByte] ^ 0x01, "serialVersionUID of " + savepointType, "Flink fails to load the file too.", true},
+			{"type signature", sigByte, whole[sigByte] ^ 0x01, "type signature of field name of " + savepointType, "Flink itself would still load it", false},
+			{"boolean read as true", boolByte, 0x02, "field discardCancelled of org.apache.flink.runtime.checkpoint.CheckpointProperties", "Flink itself would still load it", false},
+		} {
+			t.Run(fixture+"/"+c.name, func(t *testing.T) {
+				dir := t.TempDir()
+				b := bytes.Clone(whole)
+				b[c.at] = c.to
+				if err := os.WriteFile(filepath.Join(dir, "_metadata"), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				err := readErr(t, dir, checkpoint.Selector{})
+				d := FromCheckpointError("planning", err)
+				assertShapeOf(t, d, "planning", "Checkpoint Metadata Altered",
+					fmt.Sprintf("was altered at byte %d, in its checkpoint properties (which start at byte %d): the %s is not what Flink writes", c.at, props, c.part), err)
+				if !strings.Contains(d.Detail(), c.flink) || strings.Contains(d.Detail(), "fails to load") != c.refusedClaims {
+					t.Errorf("detail does not say %q, or claims a refusal it should not:\n%s", c.flink, d.Detail())
+				}
+				if strings.Contains(d.Detail(), "ncomplete") {
+					t.Errorf("an altered file is called incomplete:\n%s", d.Detail())
+				}
+			})
+		}
 	}
 }
 

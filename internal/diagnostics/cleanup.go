@@ -65,7 +65,8 @@ var cleanupRefusals = []struct {
 	{cleanup.ErrDataTopicSettings, "Action-State Topic Settings Do Not Allow Cleanup",
 		"Manage the topic with flinkagents_action_state_topic (it enforces cleanup.policy=compact,delete, retention.ms=-1, retention.bytes=-1) and apply that first."},
 	{cleanup.ErrOffsetOutOfRange, "Plan Offset Outside The Topic's Records",
-		"Nothing was written or deleted. The plan does not come from this topic's history; check the checkpoint path and the topic."},
+		"Nothing was written or deleted. The runtime commits a boundary only inside each partition's available range; " +
+			"the error below names the partition, the plan's offset, the range and what to do."},
 	{cleanup.ErrControlTopicIDChanged, "Cleanup Control Topic Was Recreated",
 		"The control topic holds the boundaries the runtime enforces on restore, and a recreated one holds none of those recorded before " +
 			"(the error below says what was written). Find out who recreated it. If the new control topic is intended, run terraform plan " +
@@ -100,6 +101,9 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 	// ErrMalformedPlan, whose advice (regenerate the plan) cannot help.
 	var rec *cleanupplan.RecordError
 	if errors.Is(err, cleanupplan.ErrUnreadableRecord) && errors.As(err, &rec) {
+		if trailing, ok := errors.AsType[*cleanupplan.TrailingContentError](err); ok {
+			return ControlRecordTrailingContent(op, rec, trailing, err, conn)
+		}
 		return UnreadableControlRecord(op, rec, err, conn)
 	}
 	// Before the refusals too: it also matches ErrCorruptControlLog, whose

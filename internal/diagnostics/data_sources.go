@@ -22,8 +22,9 @@ func AgentControlTopicEqualsDataTopic(attr path.Path, control string) diag.Diagn
 func TombstonesConflictWithCleanup(attr path.Path, control string) diag.Diagnostic {
 	return diag.NewAttributeErrorDiagnostic(attr, "Tombstones Conflict With Cleanup",
 		fmt.Sprintf("tombstones_enabled is true and control_topic is %q. Per-key tombstones and checkpoint-aligned cleanup are "+
-			"mutually exclusive in the Flink Agents runtime; the job would fail to start. Remove control_topic or set "+
-			"tombstones_enabled to false.", control))
+			"mutually exclusive in the Flink Agents runtime; the job would fail to start (\"Per-key Kafka tombstones cannot be enabled "+
+			"with checkpoint-aligned cleanup\"). Remove control_topic or set tombstones_enabled to false; to move a job from "+
+			"tombstones to cleanup, follow the guide \"Moving from per-key tombstones\": the order of its steps matters.", control))
 }
 
 // NoBootstrapServersToRender refuses an agent configuration that cannot

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -28,6 +29,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/datasources"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/functions"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/resources"
@@ -36,6 +38,7 @@ import (
 var (
 	_ provider.Provider                     = (*flinkAgentsProvider)(nil)
 	_ provider.ProviderWithConfigValidators = (*flinkAgentsProvider)(nil)
+	_ provider.ProviderWithFunctions        = (*flinkAgentsProvider)(nil)
 )
 
 const (
@@ -296,6 +299,10 @@ func (p *flinkAgentsProvider) Resources(context.Context) []func() resource.Resou
 
 func (p *flinkAgentsProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return datasources.All()
+}
+
+func (p *flinkAgentsProvider) Functions(context.Context) []func() function.Function {
+	return functions.All()
 }
 
 // objectAs decodes a nested block; a block that is absent decodes to nil.

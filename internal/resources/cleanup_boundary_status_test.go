@@ -68,29 +68,27 @@ func TestCleanupBoundaryAppliedButRecordsRemain(t *testing.T) {
 	})
 }
 
-// TestCleanupBoundaryRecordsGonePastApplies: records deleted out of band
-// above a plan's offsets do not make the plan "not from this topic's
-// history": it applies with nothing left to delete (and a warning naming
-// the partitions, whose text internal/diagnostics tests).
-func TestCleanupBoundaryRecordsGonePastApplies(t *testing.T) {
+// TestCleanupBoundaryRecordsGonePastRefused: records deleted out of band
+// above a plan's offsets make its recovery point unrestorable, and the
+// runtime refuses to commit such a plan; terraform plan refuses it with the
+// runtime's message, and nothing is written or deleted.
+func TestCleanupBoundaryRecordsGonePastRefused(t *testing.T) {
 	b := newBoundaryEnv(t, 2, 10)
 	if _, err := b.Admin.DeleteRecords(context.Background(), b.data, kafkaops.TopicID{}, map[int32]int64{0: 7, 1: 7}); err != nil {
 		t.Fatal(err)
 	}
 	plan := b.plan(t, "file:/checkpoints/orders/chk-1", func(int32) int64 { return 4 })
-	addr := "flinkagents_cleanup_boundary.orders"
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{{
-			Config: b.config(plan),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectKnownValue(addr, tfjsonpath.New("records_to_delete"), knownvalue.Int64Exact(0)),
-			}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("APPLIED")),
-			},
+			Config:      b.config(plan),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Cannot commit Kafka cleanup boundary for\s+\S+-0\s+at\s+offset\s+4\s+because\s+the\s+available\s+range\s+is\s+\[7,\s+10\]`),
 		}},
 	})
+	if s := b.StartOffsets(b.data); s[0] != 7 || s[1] != 7 {
+		t.Fatalf("start offsets after the refusal: %v", s)
+	}
 }
 
 // TestAFleetEntryAndABoundaryOnOneControlTopicAreRefused: even with the

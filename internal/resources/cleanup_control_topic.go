@@ -36,7 +36,7 @@ type controlTopicModel struct {
 	ActionStateTopic types.String `tfsdk:"action_state_topic"`
 }
 
-const controlPolicy = "compact"
+const controlPolicy = cleanup.ControlTopicPolicy
 
 var controlTopicSpec = topicSpec[controlTopicModel]{
 	typeSuffix:   "_cleanup_control_topic",

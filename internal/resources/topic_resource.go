@@ -139,10 +139,10 @@ func (r *topicResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	r.refuseReplicationAboveBrokers(ctx, p.Name.ValueString(), had, p.ReplicationFactor, &resp.Diagnostics)
 	// The enforced policy is always planned: live drift (read into state)
-	// then shows as an in-place update; the same set in another order is
-	// no drift.
+	// then shows as an in-place update; what the runtime accepts (the data
+	// topic's set in another order) is no drift.
 	p.CleanupPolicy = types.StringValue(r.spec.enforced[cleanup.ConfigCleanupPolicy])
-	if state != nil && cleanup.PolicyEqual(r.spec.common(state).CleanupPolicy.ValueString(), p.CleanupPolicy.ValueString()) {
+	if state != nil && cleanup.PolicySatisfies(p.CleanupPolicy.ValueString(), r.spec.common(state).CleanupPolicy.ValueString()) {
 		p.CleanupPolicy = r.spec.common(state).CleanupPolicy
 	}
 	if !p.Name.IsUnknown() {

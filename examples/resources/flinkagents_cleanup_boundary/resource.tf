@@ -17,6 +17,16 @@ resource "flinkagents_cleanup_boundary" "orders" {
     create = "15m"
     update = "15m"
   }
+
+  # Rules of your own on the plan, as typed values read with the runtime's
+  # rules (provider::flinkagents::decode_plan, Terraform 1.8+): here, only
+  # savepoints may set a boundary.
+  lifecycle {
+    precondition {
+      condition     = startswith(provider::flinkagents::decode_plan(data.flinkagents_cleanup_plan.oldest_kept.plan_json).source_recovery_point, "s3://flink-checkpoints/orders/savepoint-")
+      error_message = "A boundary comes only from a savepoint of the orders job."
+    }
+  }
 }
 
 # A plan file written by the Java tool works the same way:

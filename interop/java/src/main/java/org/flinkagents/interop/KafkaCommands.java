@@ -7,17 +7,25 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -28,6 +36,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -62,7 +71,10 @@ final class KafkaCommands {
         this.timeout = timeout;
     }
 
-    /** Reads partition 0 from its beginning to its read_committed end offset. */
+    /**
+     * Checks the control topic's shape as the runtime's coordinator does when it is created, then
+     * reads partition 0 from its beginning to its read_committed end offset.
+     */
     ControlLog readControl(String topic) throws Exception {
         try (ControlReader reader = controlReader()) {
             return reader.read(topic);
@@ -83,21 +95,26 @@ final class KafkaCommands {
         // A control topic is small and read to its end: a fetch that waits the default 500 ms for
         // more bytes only delays each read.
         props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "20");
-        return new ControlReader(new KafkaConsumer<>(props), timeout);
+        return new ControlReader(new KafkaConsumer<>(props), Admin.create(copyOfConnection()), timeout);
     }
 
-    /** One consumer reading control topics one after another. */
+    /**
+     * One consumer reading control topics one after another, each after checking its shape as the
+     * runtime's coordinator does whenever it is created (by the tool's apply and by every restore).
+     */
     static final class ControlReader implements AutoCloseable {
         private final KafkaConsumer<String, String> consumer;
+        private final Admin admin;
         private final Duration timeout;
 
-        ControlReader(KafkaConsumer<String, String> consumer, Duration timeout) {
+        ControlReader(KafkaConsumer<String, String> consumer, Admin admin, Duration timeout) {
             this.consumer = consumer;
+            this.admin = admin;
             this.timeout = timeout;
         }
 
         ControlLog read(String topic) throws Exception {
-            requireTopic(consumer, topic, timeout);
+            RuntimeRules.checkControlTopic(topic, requireTopic(consumer, topic, timeout), cleanupPolicy(admin, topic, timeout));
             ControlLog log = new ControlLog();
             TopicPartition tp = new TopicPartition(topic, CONTROL_PARTITION);
             long deadline = System.nanoTime() + timeout.toNanos();
@@ -122,9 +139,36 @@ final class KafkaCommands {
             return log;
         }
 
+        /**
+         * A data topic's {beginning, end} by partition: the log start offset and the high
+         * watermark, listed as the runtime's store lists them (read_uncommitted).
+         */
+        Map<Integer, long[]> ranges(String topic) throws Exception {
+            Set<Integer> partitions = requireTopic(consumer, topic, timeout);
+            Map<Integer, long[]> ranges = new TreeMap<>();
+            Map<TopicPartition, ListOffsetsResultInfo> begins = listOffsets(topic, partitions, OffsetSpec.earliest());
+            Map<TopicPartition, ListOffsetsResultInfo> ends = listOffsets(topic, partitions, OffsetSpec.latest());
+            for (int p : partitions) {
+                TopicPartition tp = new TopicPartition(topic, p);
+                ranges.put(p, new long[] {begins.get(tp).offset(), ends.get(tp).offset()});
+            }
+            return ranges;
+        }
+
+        private Map<TopicPartition, ListOffsetsResultInfo> listOffsets(String topic, Set<Integer> partitions, OffsetSpec spec)
+                throws Exception {
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            partitions.forEach(p -> request.put(new TopicPartition(topic, p), spec));
+            return admin.listOffsets(request).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
         @Override
         public void close() {
-            consumer.close();
+            try {
+                consumer.close();
+            } finally {
+                admin.close();
+            }
         }
     }
 
@@ -197,7 +241,7 @@ final class KafkaCommands {
      * Fails when the topic is absent. A producer's metadata request would otherwise let a broker
      * with auto.create.topics.enable create it with default (non-compacted, multi-partition) settings.
      */
-    private void requireTopic(String topic) throws Exception {
+    private Set<Integer> requireTopic(String topic) throws Exception {
         // Metadata through a consumer's partitionsFor rather than Admin.describeTopics: the latter
         // uses DescribeTopicPartitions, which kfake (the embedded test broker) answers with a null
         // eligibleLeaderReplicas list that the Java client cannot parse.
@@ -206,12 +250,12 @@ final class KafkaCommands {
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            requireTopic(consumer, topic, timeout);
+            return requireTopic(consumer, topic, timeout);
         }
     }
 
-    /** requireTopic through a consumer already open. */
-    private static void requireTopic(KafkaConsumer<String, String> consumer, String topic, Duration timeout) throws Exception {
+    /** requireTopic through a consumer already open; returns the topic's partitions. */
+    private static Set<Integer> requireTopic(KafkaConsumer<String, String> consumer, String topic, Duration timeout) throws Exception {
         List<PartitionInfo> partitions;
         try {
             partitions = consumer.partitionsFor(topic, timeout);
@@ -223,6 +267,22 @@ final class KafkaCommands {
         }
         if (partitions.stream().noneMatch(p -> p.partition() == CONTROL_PARTITION)) {
             throw new ValidationException("topic " + topic + " has no partition " + CONTROL_PARTITION);
+        }
+        return partitions.stream().map(PartitionInfo::partition).collect(Collectors.toSet());
+    }
+
+    /** The topic's cleanup.policy exactly as the broker describes it; null when it reports none. */
+    private static String cleanupPolicy(Admin admin, String topic, Duration timeout) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        Config config = admin.describeConfigs(List.of(resource)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource);
+        ConfigEntry entry = config == null ? null : config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        return entry == null ? null : entry.value();
+    }
+
+    /** A data topic's {beginning, end} by partition, as {@link ControlReader#ranges} lists them. */
+    Map<Integer, long[]> offsetRanges(String topic) throws Exception {
+        try (ControlReader reader = controlReader()) {
+            return reader.ranges(topic);
         }
     }
 

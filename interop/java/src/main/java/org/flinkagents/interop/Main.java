@@ -43,7 +43,8 @@ public final class Main {
             "  read-control --bootstrap HOST:PORT --topic TOPIC [KAFKA OPTIONS]",
             "                             print 'PLAN_ID STATUS' per plan, then 'boundary P=O,...' ('boundary none')",
             "  create-control-topic --bootstrap HOST:PORT --topic TOPIC [--replication-factor N] [KAFKA OPTIONS]",
-            "                             create it as the Java tool does (1 partition, cleanup.policy=compact);",
+            "                             create it as the Java tool does (1 partition, cleanup.policy=compact;",
+            "                             N between 1 and 32767);",
             "                             prints 'created' or 'exists' (an existing topic is left as it is)",
             "  write-committed --bootstrap HOST:PORT --topic TOPIC --plan FILE [--status COMMITTED|APPLIED] [KAFKA OPTIONS]",
             "                             append a control record; prints 'offset N'",
@@ -58,6 +59,9 @@ public final class Main {
             "                             the same for each check of FILE (a JSON array of {name, settings, markerTopic,",
             "                             markerTopicId, marker: {P: O} or null for a start without one}); prints",
             "                             'NAME accepted' or 'NAME refused: MESSAGE' per check",
+            "  check-offsets --bootstrap HOST:PORT --plan FILE [KAFKA OPTIONS]",
+            "                             the runtime's check before it commits a plan: every offset within its partition's",
+            "                             [log start, high watermark]; prints 'offsets available P=O,...'",
             "",
             "  KAFKA OPTIONS: --security-file PROPERTIES (merged into the client config), --timeout-ms N (default 60000)",
             "  exit status: 0 ok, 1 validation or runtime failure (stderr says why), 2 usage",
@@ -93,6 +97,7 @@ public final class Main {
                 case "write-raw" -> writeRaw(rest, out);
                 case "restore-check" -> restoreCheck(rest, out);
                 case "restore-check-batch" -> restoreCheckBatch(rest, out);
+                case "check-offsets" -> checkOffsets(rest, out);
                 case "-h", "--help", "help" -> out.print(USAGE_TEXT);
                 default -> throw new UsageException("unknown command " + args[0]);
             }
@@ -160,16 +165,14 @@ public final class Main {
     private static void createControlTopic(List<String> args, PrintStream out) throws Exception {
         Options options = Options.parse(args, union(KAFKA_OPTIONS, Set.of("--replication-factor")), Set.of());
         requireNoPositional(options);
-        short replicationFactor;
+        int replicationFactor;
         try {
-            replicationFactor = Short.parseShort(options.optional("--replication-factor").orElse("1"));
+            replicationFactor = Integer.parseInt(options.optional("--replication-factor").orElse("1"));
         } catch (NumberFormatException e) {
-            throw new UsageException("--replication-factor must be a small positive integer");
+            throw new UsageException("--replication-factor must be an integer");
         }
-        if (replicationFactor < 1) {
-            throw new UsageException("--replication-factor must be >= 1");
-        }
-        boolean created = kafka(options).createControlTopic(options.required("--topic"), replicationFactor);
+        RuntimeRules.checkReplicationFactor(replicationFactor);
+        boolean created = kafka(options).createControlTopic(options.required("--topic"), (short) replicationFactor);
         out.println(created ? "created" : "exists");
     }
 
@@ -203,6 +206,15 @@ public final class Main {
         out.println("offset " + metadata.offset());
     }
 
+    private static void checkOffsets(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, Set.of("--bootstrap", "--security-file", "--timeout-ms", "--plan"), Set.of());
+        requireNoPositional(options);
+        Plan plan = PlanJson.parsePlanFile(readFile(options.required("--plan")));
+        Map<Integer, long[]> ranges = kafka(options).offsetRanges(plan.topic());
+        RuntimeRules.checkOffsetsAvailable(plan.topic(), plan.offsets(), ranges);
+        out.println("offsets available " + formatOffsets(plan.offsets()));
+    }
+
     private static void restoreCheck(List<String> args, PrintStream out) throws Exception {
         Options options = Options.parse(args, union(KAFKA_OPTIONS,
                 Set.of("--settings", "--marker-topic", "--marker-topic-id", "--marker")), Set.of());
@@ -213,7 +225,7 @@ public final class Main {
                 options.required("--marker-topic-id"),
                 Options.partitionOffsets(Arrays.asList(options.required("--marker").split(",", -1))));
         KafkaCommands kafka = kafka(options);
-        SortedMap<Integer, Long> boundary = RestoreCheck.check(settings, marker, kafka::readControl);
+        SortedMap<Integer, Long> boundary = RestoreCheck.check(settings, marker, kafka::readControl, kafka::offsetRanges);
         out.println("restore accepted" + (boundary.isEmpty()
                 ? " (no cleanup control topic configured)" : " above boundary " + formatOffsets(boundary)));
     }
@@ -222,7 +234,7 @@ public final class Main {
         Options options = Options.parse(args, union(KAFKA_OPTIONS, Set.of("--checks")), Set.of());
         requireNoPositional(options);
         try (KafkaCommands.ControlReader reader = kafka(options).controlReader()) {
-            RestoreBatch.run(PlanJson.MAPPER.readTree(readFile(options.required("--checks"))), reader::read, out);
+            RestoreBatch.run(PlanJson.MAPPER.readTree(readFile(options.required("--checks"))), reader::read, reader::ranges, out);
         }
     }
 

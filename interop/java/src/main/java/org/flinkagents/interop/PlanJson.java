@@ -7,6 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +41,27 @@ final class PlanJson {
 
     // ---- reading ----
 
+    /**
+     * Reads a plan file as the tool's {@code apply} does: {@code Files.readString(path, UTF_8)}, which
+     * refuses bytes that are not UTF-8, then Jackson over that String, which (unlike Jackson over
+     * bytes) does not skip a leading byte-order mark.
+     */
     static Plan parsePlanFile(byte[] json) throws ValidationException {
-        return parsePlan(readTree(json), "plan");
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(json))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new ValidationException("plan file is not UTF-8: " + e, e);
+        }
+        try {
+            return parsePlan(MAPPER.readTree(text), "plan");
+        } catch (JsonProcessingException e) {
+            throw new ValidationException("not a single JSON document: " + e.getOriginalMessage(), e);
+        }
     }
 
     static ControlRecord parseControlRecord(byte[] json) throws ValidationException {

@@ -22,7 +22,8 @@ final class RestoreBatch {
      * "markerTopicId", "marker": {"partition": offset} or null} and prints, per check, one line
      * "NAME accepted" or "NAME refused: MESSAGE", in order.
      */
-    static void run(JsonNode checks, RestoreCheck.ControlLogSource source, PrintStream out) throws Exception {
+    static void run(JsonNode checks, RestoreCheck.ControlLogSource source, RestoreCheck.OffsetSource offsetSource, PrintStream out)
+            throws Exception {
         if (!checks.isArray()) {
             throw new ValidationException("the checks file must hold a JSON array");
         }
@@ -35,6 +36,16 @@ final class RestoreBatch {
                 read.put(topic, log);
             }
             return log;
+        };
+        // Each data topic's offsets once too: nothing changes them during a batch.
+        Map<String, Map<Integer, long[]>> listed = new HashMap<>();
+        RestoreCheck.OffsetSource ranges = topic -> {
+            Map<Integer, long[]> got = listed.get(topic);
+            if (got == null) {
+                got = offsetSource.ranges(topic);
+                listed.put(topic, got);
+            }
+            return got;
         };
         for (JsonNode c : checks) {
             String name = c.path("name").asText();
@@ -54,7 +65,7 @@ final class RestoreBatch {
                 marker = new RestoreCheck.Marker(c.path("markerTopic").asText(), c.path("markerTopicId").asText(), offsets);
             }
             try {
-                RestoreCheck.check(settings, marker, logs);
+                RestoreCheck.check(settings, marker, logs, ranges);
                 out.println(name + " accepted");
             } catch (IllegalStateException | ValidationException e) {
                 out.println(name + " refused: " + e.getMessage());

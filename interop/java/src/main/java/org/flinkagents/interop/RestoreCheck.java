@@ -9,13 +9,17 @@ import java.util.TreeMap;
  * The runtime's restore-time check of checkpoint-aligned cleanup, as {@code KafkaActionStateStore}
  * documents and performs it. The runtime's own class is not published on Maven Central, so this
  * restates it: the refusal messages are the runtime's, and the order of the checks is its order
- * (configuration first, then the control topic, then the marker against the boundary).
- * Kafka-free so it can be unit-tested; {@link KafkaCommands} supplies the control log.
+ * (configuration first, then the control topic, then the marker against the boundary, then the
+ * marker against the offsets Kafka still holds). Kafka-free so it can be unit-tested;
+ * {@link KafkaCommands} supplies the control log and the offsets.
  */
 final class RestoreCheck {
     static final String KEY_TOPIC = "kafkaActionStateTopic";
     static final String KEY_TOMBSTONES = "kafkaActionStateTombstoneEnabled";
     static final String KEY_CONTROL_TOPIC = "kafkaActionStateCleanupControlTopic";
+
+    /** What the runtime throws when tombstones are enabled together with a control topic. */
+    static final String TOMBSTONES_WITH_CLEANUP = "Per-key Kafka tombstones cannot be enabled with checkpoint-aligned cleanup";
 
     /** What the runtime throws when the control topic holds no COMMITTED or APPLIED plan. */
     static final String NO_COMMITTED_BOUNDARY = "Kafka cleanup control topic contains no committed boundary; "
@@ -24,6 +28,11 @@ final class RestoreCheck {
     /** Reads the control log, or fails as the runtime does when the topic is missing. */
     interface ControlLogSource {
         ControlLog read(String controlTopic) throws Exception;
+    }
+
+    /** The data topic's {beginning, end} by partition. */
+    interface OffsetSource {
+        Map<Integer, long[]> ranges(String topic) throws Exception;
     }
 
     /** The recovery marker of one checkpoint, as the runtime stores it per subtask. */
@@ -41,8 +50,8 @@ final class RestoreCheck {
      * a start without one (a job started fresh, or from a point taken before markers): with a
      * committed boundary the records it would replay from the start are gone, so it is refused.
      */
-    static SortedMap<Integer, Long> check(Map<String, String> settings, Marker marker, ControlLogSource logs)
-            throws Exception {
+    static SortedMap<Integer, Long> check(Map<String, String> settings, Marker marker, ControlLogSource logs,
+            OffsetSource offsets) throws Exception {
         String topic = settings.get(KEY_TOPIC);
         if (topic == null || topic.trim().isEmpty()) {
             throw new ValidationException(KEY_TOPIC + " is not set");
@@ -52,11 +61,20 @@ final class RestoreCheck {
                     + " but the job is configured with " + KEY_TOPIC + "=" + topic);
         }
         String control = settings.get(KEY_CONTROL_TOPIC);
-        if (control == null || control.trim().isEmpty()) {
+        if (control == null) {
+            if (marker != null) {
+                RuntimeRules.checkReplayable(topic, marker.offsets(), offsets.ranges(topic));
+            }
             return new TreeMap<>();
         }
+        if (control.trim().isEmpty()) {
+            throw new ValidationException("Kafka action-state cleanup control topic must not be blank");
+        }
         if (Boolean.parseBoolean(settings.get(KEY_TOMBSTONES))) {
-            throw new ValidationException(KEY_TOMBSTONES + " cannot be combined with " + KEY_CONTROL_TOPIC);
+            throw new ValidationException(TOMBSTONES_WITH_CLEANUP);
+        }
+        if (control.equals(topic)) {
+            throw new ValidationException("Kafka action-state cleanup control topic must differ from the data topic");
         }
         ControlLog log;
         SortedMap<Integer, Long> boundary;
@@ -84,11 +102,11 @@ final class RestoreCheck {
         for (Map.Entry<Integer, Long> e : marker.offsets().entrySet()) {
             long floor = boundary.get(e.getKey());
             if (e.getValue() < floor) {
-                throw new IllegalStateException("recovery marker offset " + e.getValue() + " of partition "
-                        + e.getKey() + " is below the committed cleanup boundary " + floor
-                        + "; records it would replay may already be deleted");
+                throw new IllegalStateException("Cannot restore Kafka action state for " + topic + "-" + e.getKey()
+                        + " from offset " + e.getValue() + " because the committed cleanup boundary is " + floor);
             }
         }
+        RuntimeRules.checkReplayable(topic, marker.offsets(), offsets.ranges(topic));
         return boundary;
     }
 }

@@ -49,6 +49,15 @@ class ControlLogTest {
     }
 
     @Test
+    void trailingContentAfterTheRecordIsRefusedAsTheRuntimeRefusesIt() throws Exception {
+        String good = value(Status.COMMITTED, PlanJsonTest.specPlan());
+        for (String tail : List.of("{}", "null", "garbage", " x", "}")) {
+            assertThrows(ValidationException.class, () -> PlanJson.parseControlRecord(good + tail), tail);
+        }
+        assertEquals(PlanJson.parseControlRecord(good), PlanJson.parseControlRecord(good + " \t\r\n"));
+    }
+
+    @Test
     void lastStatusWinsInOrderOfFirstAppearance() throws Exception {
         Plan first = plan("chk-1", 10, 20);
         Plan second = plan("chk-2", 30, 40);

@@ -212,6 +212,23 @@ class PlanJsonTest {
         assertArrayEquals(bytes, PlanJson.planFileText(parse(escaped)).getBytes(StandardCharsets.UTF_8));
     }
 
+    @Test
+    void planFileIsReadAsTheToolReadsIt() throws Exception {
+        byte[] file = PlanJson.planFileText(specPlan()).getBytes(StandardCharsets.UTF_8);
+        // Files.readString then Jackson over the String: a byte-order mark is a character, not skipped.
+        byte[] withMark = new byte[file.length + 3];
+        withMark[0] = (byte) 0xEF;
+        withMark[1] = (byte) 0xBB;
+        withMark[2] = (byte) 0xBF;
+        System.arraycopy(file, 0, withMark, 3, file.length);
+        assertThrows(ValidationException.class, () -> PlanJson.parsePlanFile(withMark));
+        // ... and bytes that are not UTF-8 are refused before any JSON is read.
+        byte[] notUtf8 = file.clone();
+        notUtf8[file.length - 3] = (byte) 0xFF;
+        ValidationException e = assertThrows(ValidationException.class, () -> PlanJson.parsePlanFile(notUtf8));
+        assertTrue(e.getMessage().contains("not UTF-8"), e.getMessage());
+    }
+
     static String sha256Hex(String text) throws Exception {
         byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
         return java.util.HexFormat.of().formatHex(digest);

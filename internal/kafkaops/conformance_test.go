@@ -1,0 +1,74 @@
+package kafkaops_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/javatool"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// The control log is read as the runtime reads it, read_committed: a
+// record of an aborted transaction is never seen, one committed after it
+// is, and the read stops at the end it measured.
+func TestReadControlLogSkipsAbortedTransactions(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Close)
+	ctx := context.Background()
+	const topic = "orders-cleanup"
+	if _, err := k.CreateTopic(ctx, topic, 1, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := javatool.Append(ctx, []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...)}, topic, []byte("k"), []byte("before")); err != nil {
+		t.Fatal(err)
+	}
+	aborted, err := k.BeginControlTxn(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := aborted.Append(ctx, []byte("k"), []byte("aborted")); err != nil {
+		t.Fatal(err)
+	}
+	aborted.Abort(ctx)
+	committed, err := k.BeginControlTxn(ctx, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := committed.Append(ctx, []byte("k"), []byte("committed")); err != nil {
+		t.Fatal(err)
+	}
+	if err := committed.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	if _, err := k.ReadControlLog(ctx, topic, func(r kafkaops.ControlRecord) error {
+		seen = append(seen, string(r.Value))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0] != "before" || seen[1] != "committed" {
+		t.Fatalf("read %q, want the records outside the aborted transaction", seen)
+	}
+}
+
+// A topic ID is printed as Kafka's Java Uuid.toString prints it: URL-safe
+// base64 without padding (the spec's example), never kadm's padded form.
+func TestTopicIDPrintsAsJavaUuid(t *testing.T) {
+	id := kafkaops.TopicID{0x4f, 0xbe, 0xfb, 0xa1, 0x9d, 0xff, 0x4b, 0x7e, 0xfb, 0xd1, 0x6c, 0x5e, 0x08, 0x33, 0xaf, 0xf0}
+	if got := id.String(); got != "T777oZ3_S3770WxeCDOv8A" {
+		t.Fatalf("topic ID prints as %q, want T777oZ3_S3770WxeCDOv8A", got)
+	}
+}

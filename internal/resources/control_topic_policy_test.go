@@ -1,0 +1,66 @@
+package resources_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+)
+
+// TestCleanupControlTopicPolicyIsRestoredExactly: a control topic whose
+// cleanup.policy is "compact" only as a trimmed set (" compact",
+// "compact,compact") is drift, because the runtime compares the string
+// exactly and refuses every restore with it; the next apply sets "compact".
+func TestCleanupControlTopicPolicyIsRestoredExactly(t *testing.T) {
+	e := acctest.New(t)
+	name := e.Name("orders-cleanup-control")
+	addr := "flinkagents_cleanup_control_topic.orders"
+	steps := []resource.TestStep{{Config: controlTopicConfig(e, name, false)}}
+	for _, policy := range []string{" compact", "compact,compact"} {
+		steps = append(steps, resource.TestStep{
+			PreConfig: func() {
+				if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"cleanup.policy": policy}, nil); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: controlTopicConfig(e, name, false),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: func(*terraformState) error {
+				if got := e.TopicConfig(name, "cleanup.policy"); got != "compact" {
+					return fmt.Errorf("cleanup.policy %q was not restored: %q", policy, got)
+				}
+				return nil
+			},
+		})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps})
+}
+
+// TestCleanupControlTopicReplicationFactorRange: the runtime creates a
+// control topic only with a replication factor from 1 to 32767 (a Kafka
+// short); the resource refuses the rest before anything is created.
+func TestCleanupControlTopicReplicationFactorRange(t *testing.T) {
+	e := acctest.New(t)
+	var steps []resource.TestStep
+	for _, factor := range []int{0, 32768} {
+		steps = append(steps, resource.TestStep{
+			Config: e.Provider() + fmt.Sprintf(`
+resource "flinkagents_cleanup_control_topic" "orders" {
+  name               = %q
+  replication_factor = %d
+}
+`, e.Name("orders-cleanup-control"), factor),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)replication_factor.*between 1 and 32767`),
+		})
+	}
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: acctest.Factories, Steps: steps})
+}
