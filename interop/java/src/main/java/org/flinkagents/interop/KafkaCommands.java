@@ -7,10 +7,13 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -19,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -180,6 +184,50 @@ final class KafkaCommands {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /** The log start offset of every partition of {@code topic} (ListOffsets, earliest). */
+    SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
+        Properties props = copyOfConnection();
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
+            List<PartitionInfo> partitions = consumer.partitionsFor(topic, timeout);
+            if (partitions == null || partitions.isEmpty()) {
+                throw new ValidationException("topic " + topic + " does not exist");
+            }
+            List<TopicPartition> tps = partitions.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            SortedMap<Integer, Long> starts = new TreeMap<>();
+            consumer.beginningOffsets(tps, timeout).forEach((tp, offset) -> starts.put(tp.partition(), offset));
+            return starts;
+        } catch (UnknownTopicOrPartitionException e) {
+            throw new ValidationException("topic " + topic + " does not exist");
+        }
+    }
+
+    /** The topic's ID in Kafka's string form, or null when the topic does not exist. */
+    String topicId(String topic) throws Exception {
+        try (Admin admin = Admin.create(copyOfConnection())) {
+            TopicDescription description = await(admin.describeTopics(List.of(topic)).allTopicNames(),
+                    "describing topic " + topic).get(topic);
+            return description.topicId().toString();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** DeleteRecords: every record of {@code topic} below the given offset of its partition. */
+    void deleteBefore(String topic, Map<Integer, Long> offsets) throws Exception {
+        Map<TopicPartition, RecordsToDelete> request = new HashMap<>();
+        offsets.forEach((partition, offset) ->
+                request.put(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset)));
+        try (Admin admin = Admin.create(copyOfConnection())) {
+            await(admin.deleteRecords(request).all(), "deleting records of " + topic);
         }
     }
 

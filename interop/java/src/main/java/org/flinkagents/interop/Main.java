@@ -58,6 +58,12 @@ public final class Main {
             "                             the same for each check of FILE (a JSON array of {name, settings, markerTopic,",
             "                             markerTopicId, marker: {P: O} or null for a start without one}); prints",
             "                             'NAME accepted' or 'NAME refused: MESSAGE' per check",
+            "  fleet-check --bootstrap HOST:PORT --input FILE [--security-file PROPERTIES] [--timeout-ms N]",
+            "                             restore-check for many jobs and markers (FILE: JSON, see FleetCheck), plus whether each",
+            "                             marker is at or above its partition's log start offset; prints the results as JSON",
+            "  tool-apply --bootstrap HOST:PORT --topic CONTROL_TOPIC --plan FILE [KAFKA OPTIONS]",
+            "                             apply a plan as the runtime's cleanup tool does (no transaction); prints",
+            "                             'Cleanup plan ID is APPLIED'",
             "",
             "  KAFKA OPTIONS: --security-file PROPERTIES (merged into the client config), --timeout-ms N (default 60000)",
             "  exit status: 0 ok, 1 validation or runtime failure (stderr says why), 2 usage",
@@ -93,6 +99,8 @@ public final class Main {
                 case "write-raw" -> writeRaw(rest, out);
                 case "restore-check" -> restoreCheck(rest, out);
                 case "restore-check-batch" -> restoreCheckBatch(rest, out);
+                case "fleet-check" -> fleetCheck(rest, out);
+                case "tool-apply" -> toolApply(rest, out);
                 case "-h", "--help", "help" -> out.print(USAGE_TEXT);
                 default -> throw new UsageException("unknown command " + args[0]);
             }
@@ -226,6 +234,52 @@ public final class Main {
         }
     }
 
+    private static void fleetCheck(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, Set.of("--bootstrap", "--input", "--security-file", "--timeout-ms"), Set.of());
+        requireNoPositional(options);
+        com.fasterxml.jackson.databind.JsonNode input;
+        try {
+            input = PlanJson.MAPPER.readTree(readFile(options.required("--input")));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new ValidationException("fleet-check input is not JSON: " + e.getOriginalMessage(), e);
+        }
+        KafkaCommands kafka = kafka(options);
+        out.println(PlanJson.MAPPER.writeValueAsString(new FleetCheck(kafka::readControl, kafka::startOffsets).run(input)));
+    }
+
+    private static void toolApply(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, union(KAFKA_OPTIONS, Set.of("--plan")), Set.of());
+        requireNoPositional(options);
+        Plan plan = PlanJson.parsePlanFile(readFile(options.required("--plan")));
+        KafkaCommands kafka = kafka(options);
+        out.println(ToolApply.apply(new ToolApply.Kafka() {
+            @Override
+            public ControlLog readControl(String controlTopic) throws Exception {
+                return kafka.readControl(controlTopic);
+            }
+
+            @Override
+            public void append(String controlTopic, ControlRecord record) throws Exception {
+                kafka.writeControlRecord(controlTopic, record);
+            }
+
+            @Override
+            public String topicId(String topic) throws Exception {
+                return kafka.topicId(topic);
+            }
+
+            @Override
+            public SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
+                return kafka.startOffsets(topic);
+            }
+
+            @Override
+            public void deleteBefore(String topic, Map<Integer, Long> offsets) throws Exception {
+                kafka.deleteBefore(topic, offsets);
+            }
+        }, options.required("--topic"), plan));
+    }
+
     private static KafkaCommands kafka(Options options) throws UsageException, IOException {
         long timeoutMs;
         try {
@@ -278,7 +332,7 @@ public final class Main {
     }
 
     /** The message chain without stack traces, e.g. an ExecutionException's Kafka cause. */
-    private static String describe(Throwable e) {
+    static String describe(Throwable e) {
         Throwable shown = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         StringBuilder text = new StringBuilder(shown.getClass().getSimpleName() + ": " + shown.getMessage());
         for (Throwable cause = shown.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
