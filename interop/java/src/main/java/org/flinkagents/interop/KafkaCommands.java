@@ -126,6 +126,26 @@ final class KafkaCommands {
             return log;
         }
 
+        /**
+         * The log start offset of every partition of {@code topic} (ListOffsets, earliest), for
+         * fleet-check, which reads a fleet's control topics and data topics through one consumer.
+         */
+        SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
+            List<PartitionInfo> partitions;
+            try {
+                partitions = consumer.partitionsFor(topic, timeout);
+            } catch (UnknownTopicOrPartitionException e) {
+                throw new ValidationException("topic " + topic + " does not exist");
+            }
+            if (partitions == null || partitions.isEmpty()) {
+                throw new ValidationException("topic " + topic + " does not exist");
+            }
+            List<TopicPartition> tps = partitions.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            SortedMap<Integer, Long> starts = new TreeMap<>();
+            consumer.beginningOffsets(tps, timeout).forEach((tp, offset) -> starts.put(tp.partition(), offset));
+            return starts;
+        }
+
         @Override
         public void close() {
             consumer.close();
@@ -189,21 +209,8 @@ final class KafkaCommands {
 
     /** The log start offset of every partition of {@code topic} (ListOffsets, earliest). */
     SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
-        Properties props = copyOfConnection();
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props)) {
-            List<PartitionInfo> partitions = consumer.partitionsFor(topic, timeout);
-            if (partitions == null || partitions.isEmpty()) {
-                throw new ValidationException("topic " + topic + " does not exist");
-            }
-            List<TopicPartition> tps = partitions.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
-            SortedMap<Integer, Long> starts = new TreeMap<>();
-            consumer.beginningOffsets(tps, timeout).forEach((tp, offset) -> starts.put(tp.partition(), offset));
-            return starts;
-        } catch (UnknownTopicOrPartitionException e) {
-            throw new ValidationException("topic " + topic + " does not exist");
+        try (ControlReader reader = controlReader()) {
+            return reader.startOffsets(topic);
         }
     }
 

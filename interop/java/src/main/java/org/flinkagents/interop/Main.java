@@ -243,8 +243,9 @@ public final class Main {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new ValidationException("fleet-check input is not JSON: " + e.getOriginalMessage(), e);
         }
-        KafkaCommands kafka = kafka(options);
-        out.println(PlanJson.MAPPER.writeValueAsString(new FleetCheck(kafka::readControl, kafka::startOffsets).run(input)));
+        try (KafkaCommands.ControlReader reader = kafka(options).controlReader()) {
+            out.println(PlanJson.MAPPER.writeValueAsString(new FleetCheck(reader::read, reader::startOffsets).run(input)));
+        }
     }
 
     private static void toolApply(List<String> args, PrintStream out) throws Exception {
