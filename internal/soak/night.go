@@ -141,7 +141,7 @@ func (s *Soak) judge(ctx context.Context, n int, ns *NightSummary) (invariant.Re
 	if err != nil {
 		return invariant.Report{}, err
 	}
-	end := rendering{label: "as rendered in the state at night's end", settings: final}
+	end := rendering{label: "settings rendered in the state at night's end", settings: final}
 	failed := s.checkRendering(ctx, end, nil)
 	report, err := s.checker.Check(ctx, invariant.Night{Number: n, Jobs: s.checkedJobs(end), Settled: true,
 		PlanExitCode: clean.code, Statuses: statuses})
@@ -269,7 +269,7 @@ func (s *Soak) pipeline(ctx context.Context, label string, t *tonight) (pipeline
 	if err != nil {
 		return res, err
 	}
-	res.ok, res.rendered = true, []rendering{{label: label + " apply", settings: rendered}}
+	res.ok, res.rendered = true, []rendering{{label: "settings rendered by " + label + "-apply", settings: rendered}}
 	return res, nil
 }
 

@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -114,13 +113,11 @@ func (s *Soak) run(ctx context.Context) error {
 		return err
 	}
 	defer s.proxy.close()
-	checkerClient, err := kgo.NewClient(kgo.SeedBrokers(s.cfg.Bootstrap...), fresh)
-	if err != nil {
+	if s.checker, err = invariant.NewChecker(s.cfg.Bootstrap, s.cfg.Jar, filepath.Join(s.cfg.Dir, "logs"),
+		&invariant.SecretScan{Roots: []string{s.cfg.Dir}, Secrets: s.cfg.Secrets, Allowed: s.allowedSecretPaths()}); err != nil {
 		return err
 	}
-	defer checkerClient.Close()
-	s.checker = invariant.NewChecker(checkerClient, s.cfg.Jar, strings.Join(s.cfg.Bootstrap, ","), filepath.Join(s.cfg.Dir, "logs"),
-		&invariant.SecretScan{Roots: []string{s.cfg.Dir}, Secrets: s.cfg.Secrets, Allowed: s.allowedSecretPaths()})
+	defer s.checker.Close()
 	for i := range s.cfg.Operators {
 		s.jobs = append(s.jobs, newJob(i, int32(s.cfg.Partitions), s.cfg.Seed))
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
@@ -20,6 +21,10 @@ const (
 	OptionTombstones   = "kafkaActionStateTombstoneEnabled"
 )
 
+// protectiveLabel names, in reports, the settings (a) restores under: the
+// job's topic, and its control topic once that holds a boundary.
+const protectiveLabel = "protective settings (the control topic named once it holds a boundary)"
+
 // Point is one recovery point a job retains, as the soak wrote it.
 type Point struct {
 	Path    string
@@ -31,8 +36,8 @@ type Point struct {
 	Damaged string
 }
 
-// Settings are job settings the module rendered, labelled by the run that
-// rendered them.
+// Settings are job settings the module rendered, labelled for reports
+// ("settings rendered by ...").
 type Settings struct {
 	Label  string
 	Values map[string]string
@@ -111,14 +116,24 @@ type Checker struct {
 	last    map[string]map[int32]int64
 }
 
-// NewChecker reads Kafka through cl (a client of the checker's own) and
-// runs the Java oracle from jar against bootstrap; its input and output
-// files go to workdir.
-func NewChecker(cl *kgo.Client, jar, bootstrap, workdir string, secrets *SecretScan) *Checker {
+// NewChecker reads Kafka at bootstrap (PLAINTEXT) through a client of its
+// own and runs the Java oracle from jar; its input and output files go to
+// workdir. Close releases the client.
+func NewChecker(bootstrap []string, jar, workdir string, secrets *SecretScan) (*Checker, error) {
+	// Metadata is asked afresh every time (franz-go answers from a cache
+	// for 5 s by default): topics are recreated under their names, and a
+	// stale answer names the old topic ID.
+	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap...), kgo.MetadataMinAge(10*time.Millisecond))
+	if err != nil {
+		return nil, err
+	}
 	return &Checker{kafka: kafkaView{cl: cl, adm: kadm.NewClient(cl)},
-		oracle:  oracle{jar: jar, bootstrap: bootstrap, workdir: workdir},
-		secrets: secrets, last: map[string]map[int32]int64{}}
+		oracle:  oracle{jar: jar, bootstrap: strings.Join(bootstrap, ","), workdir: workdir},
+		secrets: secrets, last: map[string]map[int32]int64{}}, nil
 }
+
+// Close releases the checker's Kafka client.
+func (c *Checker) Close() { c.kafka.cl.Close() }
 
 // Check runs every invariant for the night. An error means the checker
 // itself could not look (the run stops as for a violation).
@@ -190,7 +205,7 @@ func (c *Checker) readHistory(ctx context.Context, topic string) (History, strin
 }
 
 // CheckRendering checks (e) for the settings one apply rendered, right
-// after it: each job's settings name its control topic exactly when the
+// after it (label names them: "settings rendered by ..."): each job's settings name its control topic exactly when the
 // control topic holds a boundary. Left out, restores below the boundary
 // are accepted (protection is off); named without one, the runtime
 // refuses every restore.
@@ -207,10 +222,10 @@ func (c *Checker) CheckRendering(ctx context.Context, label string, jobs []Job, 
 		r.check("e", 1)
 		switch {
 		case bounded && !named:
-			r.violate("e", j.Operator, "the settings %s rendered leave %s out although it holds a boundary: restores below it would be accepted",
+			r.violate("e", j.Operator, "the %s leave %s out although it holds a boundary: restores below it would be accepted",
 				label, j.ControlTopic)
 		case named && !bounded:
-			r.violate("e", j.Operator, "the settings %s rendered name %s, which holds no committed boundary: the runtime refuses every restore",
+			r.violate("e", j.Operator, "the %s name %s, which holds no committed boundary: the runtime refuses every restore",
 				label, j.ControlTopic)
 		}
 	}
@@ -291,7 +306,7 @@ func (c *Checker) restores(ctx context.Context, n Night, histories map[string]Hi
 			protective[OptionControlTopic] = j.ControlTopic
 		}
 		oj := oracleJob{Operator: j.Operator, Topic: j.Topic, ControlTopic: j.ControlTopic}
-		sets := append([]Settings{{Label: "protective", Values: protective}}, j.Rendered...)
+		sets := append([]Settings{{Label: protectiveLabel, Values: protective}}, j.Rendered...)
 		for _, pt := range j.Points {
 			for sub, m := range pt.Markers {
 				for _, s := range sets {
@@ -319,13 +334,13 @@ func (c *Checker) restores(ctx context.Context, n Night, histories map[string]Hi
 		for _, ch := range jr.Checks {
 			point, setting := splitLabel(ch.Label)
 			inv := "e"
-			if setting == "protective" {
+			if setting == protectiveLabel {
 				inv = "a"
 			}
 			r.check(inv, 1)
 			switch {
 			case ch.Restore != "accepted":
-				r.violate(inv, j.Operator, "restore from %s refused (settings: %s): %s", point, setting, ch.Message)
+				r.violate(inv, j.Operator, "restore from %s refused under the %s: %s", point, setting, ch.Message)
 			case inv == "a" && (ch.Replayable == nil || !*ch.Replayable):
 				r.violate("a", j.Operator, "restore from %s cannot replay: %s", point, ch.Message)
 			}
