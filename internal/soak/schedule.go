@@ -77,14 +77,17 @@ type Schedule struct {
 	Faults []Fault
 	// Joins holds, by night, the operators that join the fleet then.
 	Joins map[int][]int
+	// Skipped are the kinds left out of this run (SOAK_SKIP).
+	Skipped []Kind
 }
 
 // NewSchedule draws the faults of a run. With each set, every kind strikes
 // once, spread over the nights (the short soak); otherwise every kind
-// strikes at least once and each night draws more at random.
-func NewSchedule(seed uint64, nights, operators int, each bool) Schedule {
+// strikes at least once and each night draws more at random. Kinds in skip
+// never strike (the draw is otherwise the same).
+func NewSchedule(seed uint64, nights, operators int, each bool, skip ...Kind) Schedule {
 	r := rand.New(rand.NewPCG(seed, 1))
-	s := Schedule{Seed: seed, Nights: nights, Joins: map[int][]int{}}
+	s := Schedule{Seed: seed, Nights: nights, Joins: map[int][]int{}, Skipped: skip}
 	byNight := make([][]Kind, nights+1)
 	place := func(k Kind, night int) bool {
 		for _, g := range exclusive {
@@ -146,7 +149,9 @@ func NewSchedule(seed uint64, nights, operators int, each bool) Schedule {
 			}
 		}
 		for _, k := range byNight[n] {
-			s.Faults = append(s.Faults, drawFault(r, n, k, running, each))
+			if f := drawFault(r, n, k, running, each); !slices.Contains(skip, k) {
+				s.Faults = append(s.Faults, f)
+			}
 		}
 	}
 	return s
@@ -203,6 +208,9 @@ func (s Schedule) Night(n int) []Fault {
 // show: one line per fault.
 func (s Schedule) Print(w io.Writer, operatorName func(int) string) {
 	fmt.Fprintf(w, "schedule (seed %d, %d nights, %d faults):\n", s.Seed, s.Nights, len(s.Faults))
+	if len(s.Skipped) > 0 {
+		fmt.Fprintf(w, "  left out of this run: %v\n", s.Skipped)
+	}
 	for n := 1; n <= s.Nights; n++ {
 		if ops := s.Joins[n]; len(ops) > 0 {
 			names := make([]string, len(ops))

@@ -80,3 +80,16 @@ func TestScheduleReplaysFromItsSeed(t *testing.T) {
 		t.Fatal("two seeds drew one schedule")
 	}
 }
+
+func TestSkippedKindsLeaveTheRestOfTheDraw(t *testing.T) {
+	all, some := NewSchedule(9, 3, 12, true), NewSchedule(9, 3, 12, true, TopicRecreated)
+	var kept []Fault
+	for _, f := range all.Faults {
+		if f.Kind != TopicRecreated {
+			kept = append(kept, f)
+		}
+	}
+	if !reflect.DeepEqual(kept, some.Faults) {
+		t.Fatalf("skipping a kind changed the other faults:\n%v\n%v", kept, some.Faults)
+	}
+}

@@ -35,6 +35,8 @@ type Config struct {
 	Each bool
 	// KeepGoing records violations and goes on instead of stopping.
 	KeepGoing bool
+	// Skip are fault kinds left out of the run.
+	Skip []Kind
 	// Sabotage loses data around the provider on the last night (see
 	// sabotage): the run must end with violations.
 	Sabotage bool
@@ -74,7 +76,7 @@ var ErrViolation = errors.New("invariant violated")
 // Run runs the soak and writes summary.json into the work directory.
 func Run(ctx context.Context, cfg Config, out io.Writer) error {
 	s := &Soak{cfg: cfg, out: out, st: store{endpoint: cfg.S3URL, bucket: cfg.Bucket}, tmp: filepath.Join(cfg.Dir, "tmp")}
-	s.sched = NewSchedule(cfg.Seed, cfg.Nights, cfg.Operators, cfg.Each)
+	s.sched = NewSchedule(cfg.Seed, cfg.Nights, cfg.Operators, cfg.Each, cfg.Skip...)
 	s.sched.Print(out, operatorName)
 	s.summary = Summary{Seed: cfg.Seed, Nights: cfg.Nights, Operators: cfg.Operators, Partitions: cfg.Partitions,
 		Checks: map[string]int{}, Faults: map[Kind]int{}, NotFired: map[Kind]int{}}

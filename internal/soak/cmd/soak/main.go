@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -19,7 +20,7 @@ import (
 
 func main() {
 	var c soak.Config
-	var bootstrap, sasl, allowed, secretFiles string
+	var bootstrap, sasl, allowed, secretFiles, skip string
 	flag.StringVar(&c.Dir, "dir", "", "work directory (kept: state, logs, schedule, summary.json)")
 	flag.StringVar(&c.Root, "root", ".", "the repository")
 	flag.Uint64Var(&c.Seed, "seed", 1, "seed of the faults, the fleet and its jobs")
@@ -28,6 +29,7 @@ func main() {
 	flag.IntVar(&c.Partitions, "partitions", 3, "partitions of each action-state topic")
 	flag.BoolVar(&c.Each, "each", false, "every fault kind once, spread over the nights (the short soak)")
 	flag.BoolVar(&c.KeepGoing, "keep-going", false, "record violations and go on")
+	flag.StringVar(&skip, "skip", "", "fault kinds to leave out, comma-separated (e.g. topic-recreated)")
 	flag.BoolVar(&c.Sabotage, "sabotage", false, "on the last night, lose data around the provider: the checker must report violations")
 	flag.StringVar(&c.KafkaDir, "kafka-dir", "", "scripts/kafka workdir of the running cluster")
 	flag.StringVar(&bootstrap, "bootstrap", "", "PLAINTEXT bootstrap servers, comma-separated")
@@ -43,6 +45,13 @@ func main() {
 	flag.Parse()
 	c.Bootstrap, c.SASLBootstrap = split(bootstrap), split(sasl)
 	c.AllowedSecretFiles = split(allowed)
+	for _, k := range split(skip) {
+		if !slices.Contains(soak.Kinds, soak.Kind(k)) {
+			fmt.Fprintf(os.Stderr, "soak: -skip: no fault kind %q (kinds: %v)\n", k, soak.Kinds)
+			os.Exit(2)
+		}
+		c.Skip = append(c.Skip, soak.Kind(k))
+	}
 	for _, f := range split(secretFiles) {
 		data, err := os.ReadFile(f)
 		if err != nil {
