@@ -2,6 +2,7 @@ package soak
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -223,13 +224,13 @@ func (s *Soak) heal(ctx context.Context, t *tonight) error {
 		}
 	}
 	t.background.Wait()
+	if len(t.errs) > 0 {
+		return fmt.Errorf("healing night %d: %w", t.n, errors.Join(t.errs...))
+	}
 	for _, r := range t.reassigned {
 		if err := s.finishReassignment(ctx, r); err != nil {
 			return err
 		}
-	}
-	if len(t.errs) > 0 {
-		return fmt.Errorf("healing night %d: %v", t.n, t.errs)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package soak
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -77,8 +78,20 @@ func (c cluster) killNode(ctx context.Context, id int32) error {
 	return c.script(ctx, "kill-node.sh", strconv.Itoa(int(id)))
 }
 
+// restartNode starts a killed node again. restart-node.sh can fail at once
+// on a loaded machine (it may look at the new JVM's command line before the
+// shell has exec'd java, and take it for a node that exited); the script
+// cleans up after itself, so it is run again, up to three times.
 func (c cluster) restartNode(ctx context.Context, id int32) error {
-	return c.script(ctx, "restart-node.sh", strconv.Itoa(int(id)))
+	var errs []error
+	for range 3 {
+		err := c.script(ctx, "restart-node.sh", strconv.Itoa(int(id)))
+		if err == nil {
+			return nil
+		}
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
 }
 
 // recreate deletes a topic and creates it again under its name with the
