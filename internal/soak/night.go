@@ -96,6 +96,9 @@ func (s *Soak) night(ctx context.Context, n int) error {
 	if len(report.Violations) > 0 && !s.cfg.KeepGoing {
 		return fmt.Errorf("%w (work directory %s kept; replay with SOAK_SEED=%d)", ErrViolation, s.cfg.Dir, s.cfg.Seed)
 	}
+	if len(report.Violations) == 0 {
+		return s.tf.compressLogs()
+	}
 	return nil
 }
 

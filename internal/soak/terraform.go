@@ -2,6 +2,7 @@ package soak
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -241,4 +242,45 @@ func alive(pid int) bool {
 	// A zombie (state Z) has exited; its parent is gone or has not reaped it.
 	fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
 	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// compressLogs gzips the provider logs of the commands run so far (a
+// month of TRACE logs is gigabytes). The checker scans logs for secrets
+// before a night ends, and skips *.gz.
+func (t *terraform) compressLogs() error {
+	logs, err := filepath.Glob(filepath.Join(t.logs, "*.provider.log"))
+	if err != nil {
+		return err
+	}
+	for _, name := range logs {
+		if err := gzipFile(name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func gzipFile(name string) error {
+	in, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(name + ".gz")
+	if err != nil {
+		return err
+	}
+	zw := gzip.NewWriter(out)
+	if _, err := io.Copy(zw, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Remove(name)
 }

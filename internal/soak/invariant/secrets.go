@@ -13,8 +13,8 @@ import (
 
 // SecretScan looks for secret values in every file under its roots, except
 // the few files that must hold them (a broker's server.properties, the
-// soak's own secret file) and directories of binary data (Kafka's logs,
-// the object store). Each night it reads only what files gained since the
+// soak's own secret file), directories of binary data (Kafka's logs) and
+// logs compressed after a scan read them (*.gz). Each night it reads only what files gained since the
 // last scan, overlapping by a secret's length so a value split across two
 // writes is still found.
 type SecretScan struct {
@@ -61,7 +61,8 @@ func (s *SecretScan) Scan() ([]string, int64, error) {
 				}
 				return nil
 			}
-			if d.IsDir() || !d.Type().IsRegular() {
+			// *.gz: logs the soak compressed once a scan had read them.
+			if d.IsDir() || !d.Type().IsRegular() || filepath.Ext(path) == ".gz" {
 				return nil
 			}
 			hits, n, err := s.scanFile(path, longest)
