@@ -190,8 +190,14 @@ func (s *Soak) applyTriggers(ctx context.Context, t *tonight) ([]trigger, error)
 			if planFile == "" {
 				continue
 			}
+			start := s.startTool
+			if f.Which >= 0.5 {
+				if start, err = s.workspace(ctx, t, j, planFile); err != nil {
+					return nil, err
+				}
+			}
 			tr.fire = func(*procs) string {
-				what := s.startTool(ctx, t, i, j, planFile)
+				what := start(ctx, t, i, j, planFile)
 				t.record(i, what)
 				return what
 			}
@@ -638,4 +644,82 @@ func (s *Soak) startTool(ctx context.Context, t *tonight, i int, j *job, planFil
 		t.record(i, "tool-apply: "+result)
 	}()
 	return "second applier (the runtime's tool, unfenced) started on " + j.control + " with " + strconv.Quote(filepath.Base(planFile))
+}
+
+// workspace prepares the other second applier: another Terraform workspace
+// whose flinkagents_cleanup_boundary applies the same plan through the same
+// control topic (transactional, so fenced, unlike the tool). It is
+// initialized now; its apply starts when the fault strikes.
+func (s *Soak) workspace(ctx context.Context, t *tonight, j *job, planFile string) (func(context.Context, *tonight, int, *job, string) string, error) {
+	dir := filepath.Join(s.cfg.Dir, fmt.Sprintf("workspace-2-night-%02d", t.n))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	plan, err := os.ReadFile(planFile)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plan.json"), plan, 0o644); err != nil {
+		return nil, err
+	}
+	quoted := make([]string, len(s.cfg.SASLBootstrap))
+	for i, b := range s.cfg.SASLBootstrap {
+		quoted[i] = strconv.Quote(b)
+	}
+	mainTF := fmt.Sprintf(`terraform {
+  required_providers {
+    flinkagents = { source = "actionstate/flinkagents" }
+  }
+}
+
+provider "flinkagents" {
+  bootstrap_servers = [%s]
+  timeout           = "15s"
+}
+
+# Another team's workspace with the same operator's boundary.
+resource "flinkagents_cleanup_boundary" "second" {
+  control_topic      = %q
+  action_state_topic = %q
+  plan_json          = file("${path.module}/plan.json")
+}
+`, strings.Join(quoted, ", "), j.control, j.topic)
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(mainTF), 0o644); err != nil {
+		return nil, err
+	}
+	second := &terraform{bin: s.tf.bin, dir: dir, logs: s.tf.logs, env: s.tf.env, seq: 900 + t.n*10}
+	if r, err := second.exec(ctx, fmt.Sprintf("night-%02d-workspace-2-init", t.n), []string{"init", "-input=false", "-no-color"}); err != nil || r.code != 0 {
+		return nil, fmt.Errorf("terraform init of the second workspace: %v (%s)", err, r.out)
+	}
+	return func(ctx context.Context, t *tonight, i int, j *job, _ string) string {
+		t.background.Add(1)
+		go func() {
+			defer t.background.Done()
+			r, err := second.exec(ctx, fmt.Sprintf("night-%02d-workspace-2-apply", t.n), []string{"apply", "-input=false", "-no-color", "-auto-approve"})
+			switch {
+			case err != nil:
+				t.fail(err)
+			case r.code == 0:
+				t.record(i, fmt.Sprintf("the second workspace applied (%.0f s)", r.elapsed.Seconds()))
+			default:
+				// Refused or fenced: the other applier failing closed.
+				t.record(i, fmt.Sprintf("the second workspace's apply exited %d: %s", r.code, firstError(r.out)))
+			}
+		}()
+		return "second applier (another Terraform workspace, fenced) started on " + j.control
+	}, nil
+}
+
+// firstError is the first "Error:" line of a command's output.
+func firstError(file string) string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err.Error()
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "Error: ") {
+			return strings.TrimPrefix(line, "Error: ")
+		}
+	}
+	return "(no error line)"
 }

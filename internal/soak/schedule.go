@@ -249,12 +249,21 @@ func (f Fault) describe(operatorName func(int) string) string {
 		return fmt.Sprintf("%-30s %s %s, throttled, during the apply", f.Kind, target, what)
 	case ControlCompacted:
 		return fmt.Sprintf("%-30s %s", f.Kind, target)
+	case SecondApplier:
+		who := "the runtime's tool (unfenced)"
+		if f.Which >= 0.5 {
+			who = "another Terraform workspace"
+		}
+		return fmt.Sprintf("%-30s %s, %s, %s", f.Kind, target, who, f.moment())
 	case Churn:
 		return fmt.Sprintf("%-30s a third of the jobs", f.Kind)
 	}
-	when := fmt.Sprintf("%d ms after the apply starts", f.Delay)
+	return fmt.Sprintf("%-30s %s, %s", f.Kind, target, f.moment())
+}
+
+func (f Fault) moment() string {
 	if f.Line != "" {
-		when = fmt.Sprintf("%d ms after provider line #%d %q", f.Delay, f.Nth, f.Line)
+		return fmt.Sprintf("%d ms after provider line #%d %q", f.Delay, f.Nth, f.Line)
 	}
-	return fmt.Sprintf("%-30s %s, %s", f.Kind, target, when)
+	return fmt.Sprintf("%d ms after the apply starts", f.Delay)
 }
