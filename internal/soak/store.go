@@ -3,7 +3,6 @@ package soak
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"net/http"
@@ -36,39 +35,6 @@ func (s store) get(ctx context.Context, key string) ([]byte, error) {
 func (s store) remove(ctx context.Context, key string) error {
 	_, err := s.do(ctx, http.MethodDelete, s.url(key), nil)
 	return err
-}
-
-// list returns every key under prefix.
-func (s store) list(ctx context.Context, prefix string) ([]string, error) {
-	var keys []string
-	token := ""
-	for {
-		q := url.Values{"list-type": {"2"}, "prefix": {prefix}}
-		if token != "" {
-			q.Set("continuation-token", token)
-		}
-		body, err := s.do(ctx, http.MethodGet, strings.TrimSuffix(s.endpoint, "/")+"/"+s.bucket+"?"+q.Encode(), nil)
-		if err != nil {
-			return nil, err
-		}
-		var page struct {
-			Contents []struct {
-				Key string `xml:"Key"`
-			} `xml:"Contents"`
-			NextContinuationToken string `xml:"NextContinuationToken"`
-			IsTruncated           bool   `xml:"IsTruncated"`
-		}
-		if err := xml.Unmarshal(body, &page); err != nil {
-			return nil, fmt.Errorf("listing %s: %w", prefix, err)
-		}
-		for _, c := range page.Contents {
-			keys = append(keys, c.Key)
-		}
-		if !page.IsTruncated {
-			return keys, nil
-		}
-		token = page.NextContinuationToken
-	}
 }
 
 func (s store) do(ctx context.Context, method, u string, body []byte) ([]byte, error) {
