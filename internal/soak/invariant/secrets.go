@@ -35,9 +35,9 @@ type scanned struct {
 
 const headBytes = 4096
 
-// Scan returns "file: offset" for each new occurrence and how many bytes it
-// read.
-func (s *SecretScan) Scan() ([]string, int64, error) {
+// Scan returns "file: offset" for each new occurrence and how many files
+// had something new to read.
+func (s *SecretScan) Scan() ([]string, int, error) {
 	if s.seen == nil {
 		s.seen = map[string]scanned{}
 	}
@@ -46,7 +46,7 @@ func (s *SecretScan) Scan() ([]string, int64, error) {
 		longest = max(longest, len(v))
 	}
 	var found []string
-	var read int64
+	read := 0
 	for _, root := range s.Roots {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -66,7 +66,9 @@ func (s *SecretScan) Scan() ([]string, int64, error) {
 				return nil
 			}
 			hits, n, err := s.scanFile(path, longest)
-			read += n
+			if n > 0 {
+				read++
+			}
 			found = append(found, hits...)
 			if os.IsNotExist(err) {
 				return nil
@@ -119,7 +121,7 @@ func (s *SecretScan) scanFile(path string, overlap int) ([]string, int64, error)
 			i += j + len(secret)
 		}
 	}
-	return hits, int64(len(data)), nil
+	return hits, end - prev, nil
 }
 
 // head hashes the first n bytes of f.
