@@ -24,7 +24,7 @@ import (
 type tonight struct {
 	n      int
 	faults []Fault
-	// did says, per fault, what happened ("" when its moment never came).
+	// did says, by index in faults, what each fault that struck did.
 	did map[int]string
 	mu  sync.Mutex
 	// pending work the faults started: broker restarts, a second applier,
@@ -34,8 +34,6 @@ type tonight struct {
 	orphans    []int
 	reassigned []reassignment
 	recreated  []*job
-	// churned: jobs completed checkpoints after the plan.
-	churned bool
 }
 
 func (t *tonight) record(i int, what string) {
@@ -50,9 +48,11 @@ func (t *tonight) fail(err error) {
 	t.errs = append(t.errs, err)
 }
 
-// struck reports whether any fault of the night happened.
+// struck reports whether any fault of the night struck so far.
 func (t *tonight) struck() bool {
-	return len(t.did) > 0 || t.churned || len(t.recreated) > 0
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.did) > 0
 }
 
 // beforePlan damages checkpoints, recreates topics, compacts control
@@ -128,8 +128,9 @@ func (s *Soak) afterPlan(ctx context.Context, t *tonight) error {
 				names = append(names, j.key)
 			}
 		}
-		t.churned = len(names) > 0
-		t.record(i, "new checkpoints (and retirements) between plan and apply: "+strings.Join(names, ", "))
+		if len(names) > 0 {
+			t.record(i, "new checkpoints (and retirements) between plan and apply: "+strings.Join(names, ", "))
+		}
 	}
 	return nil
 }
@@ -149,6 +150,9 @@ func (s *Soak) applyTriggers(ctx context.Context, t *tonight) ([]trigger, error)
 			tr.fire = func(p *procs) string {
 				providers := p.providers()
 				what := kill(p.terraform, "terraform")
+				if what == "" {
+					return ""
+				}
 				t.mu.Lock()
 				t.orphans = append(t.orphans, providers...)
 				t.mu.Unlock()
@@ -159,7 +163,12 @@ func (s *Soak) applyTriggers(ctx context.Context, t *tonight) ([]trigger, error)
 			tr.fire = func(p *procs) string {
 				var what []string
 				for _, pid := range p.providers() {
-					what = append(what, kill(pid, "provider"))
+					if k := kill(pid, "provider"); k != "" {
+						what = append(what, k)
+					}
+				}
+				if len(what) == 0 {
+					return ""
 				}
 				t.record(i, strings.Join(what, ", "))
 				return strings.Join(what, ", ")
