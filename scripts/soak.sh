@@ -27,6 +27,7 @@
 #   SOAK_SABOTAGE=1        on the last night, delete records, plant a tombstone and leak
 #                          the password around the provider: the run must end with
 #                          violations of (a), (b), (c) and (f) (the checker's own test)
+#   SOAK_TIMEOUT=<s>       stop the driver after this many seconds (CI sets it; exit 124)
 #   SOAK_DIR=<dir>         work directory (default: a new one in /tmp); kept when
 #                          set, when a run fails, or with SOAK_KEEP=1
 #
@@ -61,6 +62,7 @@ log "replay with: SOAK_SEED=$SEED${SOAK_SHORT:+ SOAK_SHORT=1}${SOAK_SKIP:+ SOAK_
 source "$ROOT/scripts/soak/lib.sh"
 T0=$(date +%s)
 trap 'soak_stop' EXIT
+trap 'exit 143' INT TERM # the EXIT trap stops Kafka and the emulator
 
 for step in soak_build soak_secrets soak_start_kafka soak_start_s3; do
   t=$(date +%s)
@@ -70,7 +72,7 @@ done
 log "setup took $(($(date +%s) - T0)) s"
 
 set +e
-"$DIR/bin/soak" -dir "$DIR" -root "$ROOT" -seed "$SEED" -nights "$NIGHTS" -operators "$OPERATORS" \
+${SOAK_TIMEOUT:+timeout --signal=TERM "$SOAK_TIMEOUT"} "$DIR/bin/soak" -dir "$DIR" -root "$ROOT" -seed "$SEED" -nights "$NIGHTS" -operators "$OPERATORS" \
   -partitions "$PARTITIONS" $EACH ${SOAK_KEEP_GOING:+-keep-going} ${SOAK_SABOTAGE:+-sabotage} -skip "${SOAK_SKIP:-}" \
   -kafka-dir "$DIR/kafka" -bootstrap "$BOOTSTRAP" -sasl-bootstrap "$SASL_BOOTSTRAP" -sasl-user soak \
   -secret-files "$DIR/secrets/sasl-password,$DIR/secrets/aws-secret-access-key" \
