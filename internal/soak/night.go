@@ -133,18 +133,37 @@ func (s *Soak) recap(t *tonight, ns *NightSummary) {
 }
 
 // judge runs the plan that must be clean after an apply without faults,
-// reads the state's outputs and has the checker check every invariant.
+// reads the boundaries' status and the jobs' settings as that plan's
+// refresh sees them (the state's outputs when the plan failed) and has the
+// checker check every invariant.
 func (s *Soak) judge(ctx context.Context, n int, ns *NightSummary) (invariant.Report, error) {
-	clean, err := s.tf.exec(ctx, fmt.Sprintf("night-%02d-check-plan", n), []string{"plan", "-input=false", "-no-color", "-detailed-exitcode", "-lock-timeout=5m"})
+	clean, err := s.tf.exec(ctx, fmt.Sprintf("night-%02d-check-plan", n),
+		[]string{"plan", "-input=false", "-no-color", "-detailed-exitcode", "-lock-timeout=5m", "-out=check.tfplan"})
 	if err != nil {
 		return invariant.Report{}, err
 	}
 	ns.PlanExit = clean.code
-	statuses, final, err := s.outputs(ctx, fmt.Sprintf("night-%02d-state", n))
+	label := "settings rendered in the state at night's end"
+	var statuses map[string]string
+	var final map[string]map[string]string
+	if clean.code == 0 || clean.code == 2 {
+		label = "settings rendered by the clean plan's refresh"
+		file := filepath.Join(s.cfg.Dir, "logs", fmt.Sprintf("night-%02d-check-plan.json", n))
+		if err := s.capture(ctx, file, s.cfg.Terraform, "show", "-json", "-no-color", "check.tfplan"); err != nil {
+			return invariant.Report{}, err
+		}
+		statuses, final, err = readOutputs(file, "planned_values", "outputs")
+	} else {
+		file := filepath.Join(s.cfg.Dir, "logs", fmt.Sprintf("night-%02d-state.json", n))
+		if err := s.capture(ctx, file, s.cfg.Terraform, "output", "-json", "-no-color"); err != nil {
+			return invariant.Report{}, err
+		}
+		statuses, final, err = readOutputs(file)
+	}
 	if err != nil {
 		return invariant.Report{}, err
 	}
-	end := rendering{label: "settings rendered in the state at night's end", settings: final}
+	end := rendering{label: label, settings: final}
 	failed := s.checkRendering(ctx, end, nil)
 	report, err := s.checker.Check(ctx, invariant.Night{Number: n, Jobs: s.checkedJobs(end), Settled: true,
 		PlanExitCode: clean.code, Statuses: statuses})
@@ -305,16 +324,30 @@ func (s *Soak) gate(ctx context.Context, planJSON string) ([]string, error) {
 	return deny, nil
 }
 
-// outputs reads the fleet's outputs from the state: each boundary's status
-// and each job's rendered settings, by operator.
+// outputs reads the fleet's outputs from the state after an apply: each
+// boundary's status and each job's rendered settings, by operator.
 func (s *Soak) outputs(ctx context.Context, label string) (map[string]string, map[string]map[string]string, error) {
 	file := filepath.Join(s.cfg.Dir, "logs", label+".json")
 	if err := s.capture(ctx, file, s.cfg.Terraform, "output", "-json", "-no-color"); err != nil {
 		return nil, nil, err
 	}
+	return readOutputs(file)
+}
+
+// readOutputs reads the fleet's outputs from the JSON of `terraform output
+// -json`, or, with a path (planned_values, outputs), of `terraform show
+// -json` of a saved plan.
+func readOutputs(file string, path ...string) (map[string]string, map[string]map[string]string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, key := range path {
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", file, err)
+		}
+		data = doc[key]
 	}
 	var out struct {
 		Boundaries struct {
@@ -327,7 +360,7 @@ func (s *Soak) outputs(ctx context.Context, label string) (map[string]string, ma
 		} `json:"agent_config"`
 	}
 	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, nil, fmt.Errorf("terraform output -json: %w", err)
+		return nil, nil, fmt.Errorf("the outputs in %s: %w", file, err)
 	}
 	statuses := map[string]string{}
 	for k, b := range out.Boundaries.Value {
