@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // TestToolApplyingTheSamePlanMeanwhileLeavesAReadableHistory: found by the
@@ -42,7 +43,7 @@ func TestToolApplyingTheSamePlanMeanwhileLeavesAReadableHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 		if status == cleanupplan.StatusCommitted {
-			if _, err := e.kafka.DeleteRecords(ctx, e.data, map[int32]int64{0: 10, 1: 10}); err != nil {
+			if _, err := e.kafka.DeleteRecords(ctx, e.data, kafkaops.TopicID{}, map[int32]int64{0: 10, 1: 10}); err != nil {
 				t.Fatal(err)
 			}
 		}
