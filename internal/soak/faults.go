@@ -362,6 +362,7 @@ func (s *Soak) remediate(ctx context.Context, t *tonight) error {
 		if err := j.checkpoint(ctx, r, s.st, s.tmp); err != nil {
 			return err
 		}
+		s.approvals.expected[j.key] = true // its next plan starts a new history: the gate holds it for review
 		fmt.Fprintf(s.out, "    remediated %s: control topic recreated, job restarted as %s\n", j.key, j.jobID)
 	}
 	if len(t.recreated) > 0 {

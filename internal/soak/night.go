@@ -268,6 +268,12 @@ func (s *Soak) pipeline(ctx context.Context, label string, t *tonight) (pipeline
 	if err != nil {
 		return res, err
 	}
+	if approved := s.review(deny); len(approved) > 0 {
+		res.detail = "approved after review: " + strings.Join(approved, ", ")
+		if deny, err = s.gate(ctx, planJSON); err != nil {
+			return res, err
+		}
+	}
 	if len(deny) > 0 {
 		res.stage, res.detail = "policy gate", strings.Join(deny, "; ")
 		return res, nil
@@ -297,10 +303,12 @@ func (s *Soak) pipeline(ctx context.Context, label string, t *tonight) (pipeline
 
 // gate evaluates examples/policies over the plan's JSON with the opa CLI,
 // as the guide's conftest step does, and returns what it denies.
+// The approvals are the soak's own copy of examples/policies/approvals.json,
+// which review adds to.
 func (s *Soak) gate(ctx context.Context, planJSON string) ([]string, error) {
 	policies := filepath.Join(s.cfg.Root, "examples", "policies")
 	out, err := exec.CommandContext(ctx, s.cfg.OPA, "eval", "--format", "json", "--input", planJSON,
-		"--data", filepath.Join(policies, "policy"), "--data", filepath.Join(policies, "approvals.json"),
+		"--data", filepath.Join(policies, "policy"), "--data", s.approvals.file,
 		"--data", filepath.Join(policies, "params.json"), "data.main.deny").Output()
 	if err != nil {
 		return nil, fmt.Errorf("opa eval: %v", err)

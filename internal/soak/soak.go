@@ -55,18 +55,19 @@ type Config struct {
 
 // Soak is one run.
 type Soak struct {
-	cfg     Config
-	out     io.Writer
-	sched   Schedule
-	jobs    []*job
-	st      store
-	proxy   *faultProxy
-	kc      cluster
-	records *kgo.Client
-	tf      *terraform
-	checker *invariant.Checker
-	tmp     string
-	summary Summary
+	cfg       Config
+	out       io.Writer
+	sched     Schedule
+	jobs      []*job
+	st        store
+	proxy     *faultProxy
+	kc        cluster
+	records   *kgo.Client
+	tf        *terraform
+	checker   *invariant.Checker
+	approvals *approvals
+	tmp       string
+	summary   Summary
 }
 
 // ErrViolation reports that an invariant broke; the work directory keeps
@@ -127,6 +128,10 @@ func (s *Soak) run(ctx context.Context) error {
 		for _, i := range ops {
 			s.jobs[i].joins = n
 		}
+	}
+	if s.approvals, err = newApprovals(filepath.Join(s.cfg.Root, "examples", "policies", "approvals.json"),
+		filepath.Join(s.cfg.Dir, "approvals.json")); err != nil {
+		return err
 	}
 	if err := s.setup(ctx); err != nil {
 		return fmt.Errorf("setup: %w", err)
