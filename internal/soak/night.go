@@ -235,6 +235,9 @@ func (r pipelineResult) describe() string {
 		}
 		parts = append(parts, p)
 	}
+	if r.ok && r.detail != "" {
+		return fmt.Sprintf("ok (%s): %s", r.detail, strings.Join(parts, ", "))
+	}
 	if r.ok {
 		return "ok: " + strings.Join(parts, ", ")
 	}
