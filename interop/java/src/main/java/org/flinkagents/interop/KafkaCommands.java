@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -162,6 +164,26 @@ final class KafkaCommands {
             return admin.listOffsets(request).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
 
+        /**
+         * The log start offset of every partition of {@code topic} (ListOffsets, earliest), for
+         * fleet-check, which reads a fleet's control topics and data topics through one consumer.
+         */
+        SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
+            List<PartitionInfo> partitions;
+            try {
+                partitions = consumer.partitionsFor(topic, timeout);
+            } catch (UnknownTopicOrPartitionException e) {
+                throw new ValidationException("topic " + topic + " does not exist");
+            }
+            if (partitions == null || partitions.isEmpty()) {
+                throw new ValidationException("topic " + topic + " does not exist");
+            }
+            List<TopicPartition> tps = partitions.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            SortedMap<Integer, Long> starts = new TreeMap<>();
+            consumer.beginningOffsets(tps, timeout).forEach((tp, offset) -> starts.put(tp.partition(), offset));
+            return starts;
+        }
+
         @Override
         public void close() {
             try {
@@ -224,6 +246,37 @@ final class KafkaCommands {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /** The log start offset of every partition of {@code topic} (ListOffsets, earliest). */
+    SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
+        try (ControlReader reader = controlReader()) {
+            return reader.startOffsets(topic);
+        }
+    }
+
+    /** The topic's ID in Kafka's string form, or null when the topic does not exist. */
+    String topicId(String topic) throws Exception {
+        try (Admin admin = Admin.create(copyOfConnection())) {
+            TopicDescription description = await(admin.describeTopics(List.of(topic)).allTopicNames(),
+                    "describing topic " + topic).get(topic);
+            return description.topicId().toString();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** DeleteRecords: every record of {@code topic} below the given offset of its partition. */
+    void deleteBefore(String topic, Map<Integer, Long> offsets) throws Exception {
+        Map<TopicPartition, RecordsToDelete> request = new HashMap<>();
+        offsets.forEach((partition, offset) ->
+                request.put(new TopicPartition(topic, partition), RecordsToDelete.beforeOffset(offset)));
+        try (Admin admin = Admin.create(copyOfConnection())) {
+            await(admin.deleteRecords(request).all(), "deleting records of " + topic);
         }
     }
 

@@ -62,6 +62,12 @@ public final class Main {
             "  check-offsets --bootstrap HOST:PORT --plan FILE [KAFKA OPTIONS]",
             "                             the runtime's check before it commits a plan: every offset within its partition's",
             "                             [log start, high watermark]; prints 'offsets available P=O,...'",
+            "  fleet-check --bootstrap HOST:PORT --input FILE [--security-file PROPERTIES] [--timeout-ms N]",
+            "                             restore-check for many jobs and markers (FILE: JSON, see FleetCheck), plus whether each",
+            "                             marker is at or above its partition's log start offset; prints the results as JSON",
+            "  tool-apply --bootstrap HOST:PORT --topic CONTROL_TOPIC --plan FILE [KAFKA OPTIONS]",
+            "                             apply a plan as the runtime's cleanup tool does (no transaction); prints",
+            "                             'Cleanup plan ID is APPLIED'",
             "",
             "  KAFKA OPTIONS: --security-file PROPERTIES (merged into the client config), --timeout-ms N (default 60000)",
             "  exit status: 0 ok, 1 validation or runtime failure (stderr says why), 2 usage",
@@ -98,6 +104,8 @@ public final class Main {
                 case "restore-check" -> restoreCheck(rest, out);
                 case "restore-check-batch" -> restoreCheckBatch(rest, out);
                 case "check-offsets" -> checkOffsets(rest, out);
+                case "fleet-check" -> fleetCheck(rest, out);
+                case "tool-apply" -> toolApply(rest, out);
                 case "-h", "--help", "help" -> out.print(USAGE_TEXT);
                 default -> throw new UsageException("unknown command " + args[0]);
             }
@@ -238,6 +246,53 @@ public final class Main {
         }
     }
 
+    private static void fleetCheck(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, Set.of("--bootstrap", "--input", "--security-file", "--timeout-ms"), Set.of());
+        requireNoPositional(options);
+        com.fasterxml.jackson.databind.JsonNode input;
+        try {
+            input = PlanJson.MAPPER.readTree(readFile(options.required("--input")));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new ValidationException("fleet-check input is not JSON: " + e.getOriginalMessage(), e);
+        }
+        try (KafkaCommands.ControlReader reader = kafka(options).controlReader()) {
+            out.println(PlanJson.MAPPER.writeValueAsString(new FleetCheck(reader::read, reader::startOffsets).run(input)));
+        }
+    }
+
+    private static void toolApply(List<String> args, PrintStream out) throws Exception {
+        Options options = Options.parse(args, union(KAFKA_OPTIONS, Set.of("--plan")), Set.of());
+        requireNoPositional(options);
+        Plan plan = PlanJson.parsePlanFile(readFile(options.required("--plan")));
+        KafkaCommands kafka = kafka(options);
+        out.println(ToolApply.apply(new ToolApply.Kafka() {
+            @Override
+            public ControlLog readControl(String controlTopic) throws Exception {
+                return kafka.readControl(controlTopic);
+            }
+
+            @Override
+            public void append(String controlTopic, ControlRecord record) throws Exception {
+                kafka.writeControlRecord(controlTopic, record);
+            }
+
+            @Override
+            public String topicId(String topic) throws Exception {
+                return kafka.topicId(topic);
+            }
+
+            @Override
+            public SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
+                return kafka.startOffsets(topic);
+            }
+
+            @Override
+            public void deleteBefore(String topic, Map<Integer, Long> offsets) throws Exception {
+                kafka.deleteBefore(topic, offsets);
+            }
+        }, options.required("--topic"), plan));
+    }
+
     private static KafkaCommands kafka(Options options) throws UsageException, IOException {
         long timeoutMs;
         try {
@@ -290,7 +345,7 @@ public final class Main {
     }
 
     /** The message chain without stack traces, e.g. an ExecutionException's Kafka cause. */
-    private static String describe(Throwable e) {
+    static String describe(Throwable e) {
         Throwable shown = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         StringBuilder text = new StringBuilder(shown.getClass().getSimpleName() + ": " + shown.getMessage());
         for (Throwable cause = shown.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
