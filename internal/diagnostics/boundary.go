@@ -64,9 +64,9 @@ func HigherBoundaryNotApplied(control, topic string, ours cleanupplan.Operation,
 // the others go ahead.
 func HeldBoundary(key string, at path.Path, d diag.Diagnostic) diag.Diagnostic {
 	summary := fmt.Sprintf("Boundary %q Held: %s", key, d.Summary())
-	detail := "Nothing is written or deleted for this boundary in this run, and its control topic keeps the boundary it recorded " +
-		"before, which the runtime keeps enforcing on restore. The other boundaries of the resource go ahead; this one is planned again " +
-		"on the next run. Set on_refusal = \"fail\" to stop the whole run instead.\n\n" + d.Detail()
+	detail := "Nothing is written or deleted for this boundary in this run; its control topic keeps what it recorded before, and the " +
+		"runtime reads it on restore as it is (the reason below says whether that still works). The other boundaries of the resource " +
+		"go ahead; this one is planned again on the next run. Set on_refusal = \"fail\" to stop the whole run instead.\n\n" + d.Detail()
 	return diag.NewAttributeWarningDiagnostic(at, summary, detail)
 }
 
