@@ -205,7 +205,24 @@ kafka_start_node_jvm() {
     -Dlog4j2.configurationFile="$KAFKA_SCRIPTS_DIR/log4j2-broker.properties" \
     -cp "$KAFKA_CLASSPATH" kafka.Kafka "$nd/server.properties" \
     >>"$nd/logs/stdout.log" 2>&1 </dev/null &
-  echo $! >"$nd/kafka.pid"
+  local pid=$!
+  echo "$pid" >"$nd/kafka.pid"
+  kafka_wait_exec "$pid" "$nd/"
+}
+
+# Until the background child has exec'd java, /proc/<pid>/cmdline is still the
+# calling script's, which names the workdir without its trailing slash, so
+# kafka_pid_alive would call a starting node dead (seen on a loaded 2-core
+# machine as "exited during startup"). Wait until the command line names $2 or
+# the process is gone, at most 10 s. Args: pid path-in-cmdline.
+kafka_wait_exec() {
+  local pid="$1" want="$2" i
+  [[ -r "/proc/$pid/cmdline" ]] || return 0
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -F -- "$want" >/dev/null && return 0
+    sleep 0.1
+  done
 }
 
 # Print the tail of a node's logs to stderr.
@@ -345,6 +362,7 @@ kafka_start_zookeeper() {
     -cp "$KAFKA_CLASSPATH" org.apache.zookeeper.server.ZooKeeperServerMain "$zd/zoo.cfg" \
     >>"$zd/logs/stdout.log" 2>&1 </dev/null &
   echo $! >"$zd/zk.pid"
+  kafka_wait_exec "$(cat "$zd/zk.pid")" "$zd/"
   deadline=$(($(date +%s) + KAFKA_START_TIMEOUT))
   while :; do
     if ! kafka_pid_alive "$(kafka_zookeeper_pid "$wd")" "$wd"; then
