@@ -141,6 +141,16 @@ func ControlTopicMissing(control string) diag.Diagnostic {
 		fmt.Sprintf("Control topic %q no longer exists, so this boundary is no longer recorded anywhere; Terraform will plan to record it again.", control))
 }
 
+// PlanRecordedSincePlan warns that a boundary planned with no plan found,
+// at apply, a plan recorded in its control topic since: it is not adopted
+// unreviewed.
+func PlanRecordedSincePlan(control, planID, status string) diag.Diagnostic {
+	return diag.NewWarningDiagnostic("Cleanup Plan Recorded Since The Plan",
+		fmt.Sprintf("Control topic %q was empty or missing when Terraform planned, and now records plan %s as %s, written by another "+
+			"applier meanwhile. This apply writes and deletes nothing for it and holds the boundary (REFUSED); run terraform plan to "+
+			"review that plan, which the boundary then adopts.", control, planID, status))
+}
+
 // ControlTopicRecreated warns, on refresh, that a boundary's control topic
 // was deleted and recreated: the boundaries recorded in the old one are gone.
 func ControlTopicRecreated(control, recordedID, liveID string) diag.Diagnostic {

@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -34,6 +35,11 @@ func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Client
 				e.ControlTopicID = types.StringValue(t.ID.String())
 			}
 		}
+		return false
+	case e.PlanJSON.IsNull():
+		// No plan, and the plan could not read the control topic (created
+		// in this apply): read it now. Nothing is deleted either way.
+		r.settleWithoutPlan(ctx, clients, kafka, e, prior, diags)
 		return false
 	}
 	p, err := cleanupplan.Parse([]byte(e.PlanJSON.ValueString()))
@@ -111,6 +117,44 @@ func (r entryRules) failed(e *boundaryEntry, prior *boundaryEntry, res cleanup.R
 	}
 	if e.Partitions.IsUnknown() {
 		e.Partitions = noPartitions()
+	}
+}
+
+// settleWithoutPlan fills what the plan of a boundary with no plan left
+// unknown: NONE when its control topic is missing or records nothing;
+// REFUSED, with a diagnostic, when it cannot be read or records a plan
+// since the plan was made (planned with no plan_json, the apply cannot adopt
+// it; the next plan does, for review).
+func (r entryRules) settleWithoutPlan(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, prior *boundaryEntry, diags *diag.Diagnostics) {
+	control := e.ControlTopic.ValueString()
+	idUnknown, enabledUnknown := e.ControlTopicID.IsUnknown(), e.CleanupEnabled.IsUnknown()
+	e.Status = types.StringValue(statusNone)
+	if idUnknown {
+		e.ControlTopicID = types.StringNull()
+	}
+	if enabledUnknown {
+		e.CleanupEnabled = types.BoolValue(latched(prior))
+	}
+	log, err := cleanup.History(ctx, kafka, control)
+	switch {
+	case errors.Is(err, kafkaops.ErrTopicNotFound):
+		return
+	case err != nil:
+		r.report(clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err), diags)
+		e.Status = types.StringValue(statusRefused)
+		return
+	}
+	if idUnknown {
+		if t, err := kafka.DescribeTopic(ctx, control); err == nil {
+			e.ControlTopicID = types.StringValue(t.ID.String())
+		}
+	}
+	if latest, ok := log.Latest(); ok {
+		r.report(diagnostics.PlanRecordedSincePlan(control, latest.PlanID, string(latest.Status)), diags)
+		e.Status = types.StringValue(statusRefused)
+		if enabledUnknown && len(log.Boundary()) > 0 {
+			e.CleanupEnabled = types.BoolValue(true)
+		}
 	}
 }
 

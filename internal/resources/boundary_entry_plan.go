@@ -262,14 +262,42 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 		e.Partitions = noPartitions()
 		e.CleanupEnabled = types.BoolValue(latched(pl.prior) || recorded)
 	}
-	if e.ControlTopic.IsUnknown() {
+	// Terraform plans this again when it applies, with the same state, and
+	// requires every value known now to come out the same. What a control
+	// topic created in this apply records can only be read then, and that
+	// read can fail (a broker slow to show 2,000 new topics): planned NONE,
+	// any other answer would end the whole apply in "inconsistent final
+	// plan". So the status is left to the apply; plan_json stays null (no
+	// plan was given, so nothing is deleted and the review is empty).
+	later := func() {
 		none(types.StringUnknown(), false)
+		e.Status = types.StringUnknown()
+		if !latched(pl.prior) {
+			e.CleanupEnabled = types.BoolUnknown()
+		}
+	}
+	// A boundary already NONE in state stays NONE when the read fails, so
+	// the plan and the apply's plan agree whatever each read meets.
+	wasNone := pl.prior != nil && pl.prior.Status.ValueString() == statusNone && pl.prior.ControlTopic.Equal(e.ControlTopic)
+	if e.ControlTopic.IsUnknown() {
+		later()
 		return
 	}
 	log, err := cleanup.History(ctx, kafka, control)
 	switch {
+	case errors.Is(err, kafkaops.ErrTopicNotFound) && wasNone:
+		none(pl.prior.ControlTopicID, false)
+		return
 	case errors.Is(err, kafkaops.ErrTopicNotFound):
-		none(types.StringUnknown(), false) // created in this apply, which learns its ID
+		later() // created in this apply, which reads it
+		return
+	case err != nil && pl.hold:
+		pl.report(clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err), diags)
+		if wasNone {
+			none(pl.prior.ControlTopicID, false)
+		} else {
+			none(types.StringUnknown(), false)
+		}
 		return
 	case err != nil:
 		pl.refuse(e, nil, clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err), diags)
