@@ -46,28 +46,7 @@ func deny(t *testing.T, p plan, data map[string]any) []string {
 			t.Fatal(err)
 		}
 	}
-	args := []string{"eval", "--format", "json", "--input", input, "--data", dataFile}
-	for _, f := range files {
-		args = append(args, "--data", f)
-	}
-	out, err := exec.Command(emulators.Binary(t, emulators.OPA), append(args, "data.main.deny")...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("opa eval: %v\n%s", err, out)
-	}
-	var rs struct {
-		Result []struct {
-			Expressions []struct {
-				Value []string `json:"value"`
-			} `json:"expressions"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(out, &rs); err != nil {
-		t.Fatalf("opa eval output: %v\n%s", err, out)
-	}
-	if len(rs.Result) != 1 || len(rs.Result[0].Expressions) != 1 {
-		t.Fatalf("data.main.deny: unexpected result %s", out)
-	}
-	msgs := rs.Result[0].Expressions[0].Value
+	msgs := emulators.OPADeny(t, input, append([]string{dataFile}, files...)...)
 	slices.Sort(msgs)
 	return msgs
 }

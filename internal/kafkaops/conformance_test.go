@@ -3,12 +3,7 @@ package kafkaops_test
 import (
 	"context"
 	"testing"
-	"time"
 
-	"github.com/twmb/franz-go/pkg/kfake"
-	"github.com/twmb/franz-go/pkg/kgo"
-
-	"github.com/actionstate/terraform-provider-flinkagents/internal/javatool"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -16,22 +11,10 @@ import (
 // record of an aborted transaction is never seen, one committed after it
 // is, and the read stops at the end it measured.
 func TestReadControlLogSkipsAbortedTransactions(t *testing.T) {
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	k, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 20 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(k.Close)
 	ctx := context.Background()
 	const topic = "orders-cleanup"
-	if _, err := k.CreateTopic(ctx, topic, 1, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := javatool.Append(ctx, []kgo.Opt{kgo.SeedBrokers(c.ListenAddrs()...)}, topic, []byte("k"), []byte("before")); err != nil {
+	k, appendAsTool := newControlTopic(t, topic)
+	if _, err := appendAsTool([]byte("k"), []byte("before")); err != nil {
 		t.Fatal(err)
 	}
 	aborted, err := k.BeginControlTxn(ctx, topic)

@@ -140,7 +140,7 @@ func (r entryRules) settleWithoutPlan(ctx context.Context, clients *providerdata
 	case errors.Is(err, kafkaops.ErrTopicNotFound):
 		return
 	case err != nil:
-		r.report(clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err), diags)
+		r.report(noPlanReadFailed(clients, control, err), diags)
 		e.Status = types.StringValue(statusRefused)
 		return
 	}

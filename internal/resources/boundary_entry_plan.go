@@ -292,7 +292,7 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 		later() // created in this apply, which reads it
 		return
 	case err != nil && pl.hold:
-		pl.report(clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err), diags)
+		pl.report(noPlanReadFailed(clients, control, err), diags)
 		if wasNone {
 			none(pl.prior.ControlTopicID, false)
 		} else {
@@ -300,7 +300,7 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 		}
 		return
 	case err != nil:
-		pl.refuse(e, nil, clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err), diags)
+		pl.refuse(e, nil, noPlanReadFailed(clients, control, err), diags)
 		return
 	}
 	latest, ok := log.Latest()
@@ -318,4 +318,10 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 	if pl.next == entryPreview {
 		pl.preview(ctx, clients, kafka, e, diags)
 	}
+}
+
+// noPlanReadFailed is the diagnostic of a failed read of the control topic
+// of a boundary with no plan, at plan or at apply.
+func noPlanReadFailed(clients *providerdata.Clients, control string, err error) diag.Diagnostic {
+	return clients.CleanupDiag(fmt.Sprintf("reading control topic %q of a cleanup boundary with no plan", control), err)
 }

@@ -487,25 +487,7 @@ func (p *pipeline) gate(t *testing.T, shown []byte) []string {
 	if err := os.WriteFile(input, shown, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"eval", "--format", "json", "--input", input, "--data", "../../policies/params.json", "--data", "../../policies/approvals.json"}
-	for _, f := range policies {
-		args = append(args, "--data", f)
-	}
-	out, err := exec.Command(emulators.Binary(t, emulators.OPA), append(args, "data.main.deny")...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("opa eval: %v\n%s", err, out)
-	}
-	var rs struct {
-		Result []struct {
-			Expressions []struct {
-				Value []string `json:"value"`
-			} `json:"expressions"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(out, &rs); err != nil || len(rs.Result) != 1 || len(rs.Result[0].Expressions) != 1 {
-		t.Fatalf("opa eval printed %s (%v)", out, err)
-	}
-	return rs.Result[0].Expressions[0].Value
+	return emulators.OPADeny(t, input, append([]string{"../../policies/params.json", "../../policies/approvals.json"}, policies...)...)
 }
 
 // changedEntries lists the operators whose boundary entry a saved plan

@@ -169,16 +169,7 @@ final class KafkaCommands {
          * fleet-check, which reads a fleet's control topics and data topics through one consumer.
          */
         SortedMap<Integer, Long> startOffsets(String topic) throws Exception {
-            List<PartitionInfo> partitions;
-            try {
-                partitions = consumer.partitionsFor(topic, timeout);
-            } catch (UnknownTopicOrPartitionException e) {
-                throw new ValidationException("topic " + topic + " does not exist");
-            }
-            if (partitions == null || partitions.isEmpty()) {
-                throw new ValidationException("topic " + topic + " does not exist");
-            }
-            List<TopicPartition> tps = partitions.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+            List<TopicPartition> tps = partitionsOf(consumer, topic, timeout).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
             SortedMap<Integer, Long> starts = new TreeMap<>();
             consumer.beginningOffsets(tps, timeout).forEach((tp, offset) -> starts.put(tp.partition(), offset));
             return starts;
@@ -309,6 +300,15 @@ final class KafkaCommands {
 
     /** requireTopic through a consumer already open; returns the topic's partitions. */
     private static Set<Integer> requireTopic(KafkaConsumer<String, String> consumer, String topic, Duration timeout) throws Exception {
+        List<PartitionInfo> partitions = partitionsOf(consumer, topic, timeout);
+        if (partitions.stream().noneMatch(p -> p.partition() == CONTROL_PARTITION)) {
+            throw new ValidationException("topic " + topic + " has no partition " + CONTROL_PARTITION);
+        }
+        return partitions.stream().map(PartitionInfo::partition).collect(Collectors.toSet());
+    }
+
+    /** The partitions of {@code topic}; refused as not existing when the broker knows none. */
+    private static List<PartitionInfo> partitionsOf(KafkaConsumer<String, String> consumer, String topic, Duration timeout) throws Exception {
         List<PartitionInfo> partitions;
         try {
             partitions = consumer.partitionsFor(topic, timeout);
@@ -318,10 +318,7 @@ final class KafkaCommands {
         if (partitions == null || partitions.isEmpty()) {
             throw new ValidationException("topic " + topic + " does not exist");
         }
-        if (partitions.stream().noneMatch(p -> p.partition() == CONTROL_PARTITION)) {
-            throw new ValidationException("topic " + topic + " has no partition " + CONTROL_PARTITION);
-        }
-        return partitions.stream().map(PartitionInfo::partition).collect(Collectors.toSet());
+        return partitions;
     }
 
     /** The topic's cleanup.policy exactly as the broker describes it; null when it reports none. */
