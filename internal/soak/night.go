@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/opaeval"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/soak/invariant"
 )
 
@@ -310,26 +311,15 @@ func (s *Soak) pipeline(ctx context.Context, label string, t *tonight) (pipeline
 // which review adds to.
 func (s *Soak) gate(ctx context.Context, planJSON string) ([]string, error) {
 	policies := filepath.Join(s.cfg.Root, "examples", "policies")
-	out, err := exec.CommandContext(ctx, s.cfg.OPA, "eval", "--format", "json", "--input", planJSON,
-		"--data", filepath.Join(policies, "policy"), "--data", s.approvals.file,
-		"--data", filepath.Join(policies, "params.json"), "data.main.deny").Output()
+	results, err := opaeval.Deny(ctx, s.cfg.OPA, planJSON,
+		filepath.Join(policies, "policy"), s.approvals.file, filepath.Join(policies, "params.json"))
 	if err != nil {
-		return nil, fmt.Errorf("opa eval: %v", err)
-	}
-	var rs struct {
-		Result []struct {
-			Expressions []struct {
-				Value []string `json:"value"`
-			} `json:"expressions"`
-		} `json:"result"`
-	}
-	if err := json.Unmarshal(out, &rs); err != nil {
-		return nil, fmt.Errorf("opa eval output: %v", err)
+		return nil, err
 	}
 	var deny []string
-	for _, r := range rs.Result {
-		for _, e := range r.Expressions {
-			deny = append(deny, e.Value...)
+	for _, r := range results {
+		for _, values := range r {
+			deny = append(deny, values...)
 		}
 	}
 	return deny, nil
