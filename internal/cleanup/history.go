@@ -28,12 +28,13 @@ func readHistory(ctx context.Context, k Kafka, controlTopic string) (*cleanuppla
 
 // History reads and validates the control topic, checking its shape first.
 func History(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, error) {
-	log, _, err := history(ctx, k, controlTopic)
+	log, _, err := HistoryAndTopic(ctx, k, controlTopic)
 	return log, err
 }
 
-// history is History also returning the control topic as described.
-func history(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, kafkaops.Topic, error) {
+// HistoryAndTopic is History also returning the control topic as described
+// before the read (its ID: no second request needed for it).
+func HistoryAndTopic(ctx context.Context, k Kafka, controlTopic string) (*cleanupplan.Log, kafkaops.Topic, error) {
 	t, err := describeControlTopic(ctx, k, controlTopic, "")
 	if err != nil {
 		return nil, t, explainRefusal(err, permissions.Input{ControlTopic: controlTopic}, nothingChanged)

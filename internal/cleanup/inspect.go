@@ -39,7 +39,7 @@ type Inspection struct {
 // Inspect reads and validates the control topic, then compares its
 // effective boundary with the action-state topic's start offsets.
 func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, error) {
-	log, control, err := history(ctx, k, controlTopic)
+	log, control, err := HistoryAndTopic(ctx, k, controlTopic)
 	if err != nil {
 		return Inspection{}, err
 	}

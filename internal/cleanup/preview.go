@@ -42,7 +42,7 @@ func PreviewApply(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTo
 
 func preview(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic string) (Preview, error) {
 	var pv Preview
-	log, control, err := history(ctx, k, controlTopic)
+	log, control, err := HistoryAndTopic(ctx, k, controlTopic)
 	if err != nil {
 		return pv, err
 	}

@@ -135,7 +135,7 @@ func (r entryRules) settleWithoutPlan(ctx context.Context, clients *providerdata
 	if enabledUnknown {
 		e.CleanupEnabled = types.BoolValue(latched(prior))
 	}
-	log, err := cleanup.History(ctx, kafka, control)
+	log, described, err := cleanup.HistoryAndTopic(ctx, kafka, control)
 	switch {
 	case errors.Is(err, kafkaops.ErrTopicNotFound):
 		return
@@ -145,9 +145,7 @@ func (r entryRules) settleWithoutPlan(ctx context.Context, clients *providerdata
 		return
 	}
 	if idUnknown {
-		if t, err := kafka.DescribeTopic(ctx, control); err == nil {
-			e.ControlTopicID = types.StringValue(t.ID.String())
-		}
+		e.ControlTopicID = types.StringValue(described.ID.String())
 	}
 	if latest, ok := log.Latest(); ok {
 		r.report(diagnostics.PlanRecordedSincePlan(control, latest.PlanID, string(latest.Status)), diags)

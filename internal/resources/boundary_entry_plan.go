@@ -283,7 +283,7 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 		later()
 		return
 	}
-	log, err := cleanup.History(ctx, kafka, control)
+	log, described, err := cleanup.HistoryAndTopic(ctx, kafka, control)
 	switch {
 	case errors.Is(err, kafkaops.ErrTopicNotFound) && wasNone:
 		none(pl.prior.ControlTopicID, false)
@@ -305,12 +305,7 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 	}
 	latest, ok := log.Latest()
 	if !ok {
-		id, err := kafka.DescribeTopic(ctx, control)
-		if err != nil {
-			none(types.StringUnknown(), false)
-			return
-		}
-		none(types.StringValue(id.ID.String()), false)
+		none(types.StringValue(described.ID.String()), false)
 		return
 	}
 	e.PlanJSON = newPlanJSON(string(latest.Plan.File()))
