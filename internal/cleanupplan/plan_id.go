@@ -30,3 +30,17 @@ func (p Plan) ID() string {
 	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// IsPlanID reports whether s has the form of a plan ID: 64 lowercase hex
+// digits.
+func IsPlanID(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
