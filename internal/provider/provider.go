@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -39,6 +40,7 @@ var (
 	_ provider.Provider                     = (*flinkAgentsProvider)(nil)
 	_ provider.ProviderWithConfigValidators = (*flinkAgentsProvider)(nil)
 	_ provider.ProviderWithFunctions        = (*flinkAgentsProvider)(nil)
+	_ provider.ProviderWithListResources    = (*flinkAgentsProvider)(nil)
 )
 
 const (
@@ -250,6 +252,7 @@ func describeConnection(brokers []string, tls bool, mechanism, identity string) 
 func (p *flinkAgentsProvider) share(resp *provider.ConfigureResponse, clients *providerdata.Clients) {
 	resp.ResourceData = clients
 	resp.DataSourceData = clients
+	resp.ListResourceData = clients
 }
 
 // bootstrapServers reads the attribute, or the environment when it is null.
@@ -303,6 +306,10 @@ func (p *flinkAgentsProvider) DataSources(context.Context) []func() datasource.D
 
 func (p *flinkAgentsProvider) Functions(context.Context) []func() function.Function {
 	return functions.All()
+}
+
+func (p *flinkAgentsProvider) ListResources(context.Context) []func() list.ListResource {
+	return resources.Lists()
 }
 
 // objectAs decodes a nested block; a block that is absent decodes to nil.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/adoption"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
@@ -56,7 +57,12 @@ var actionStateTopicSpec = topicSpec[actionStateTopicModel]{
 		m.RetentionBytes = types.StringValue(cfg[cleanup.ConfigRetentionBytes].Value)
 		return nil
 	},
-	adopt: adoptActionStateTopic,
+	adopt:    adoptActionStateTopic,
+	listKind: adoption.ActionStateTopics,
+	listDescription: "Lists the cluster's action-state topics for `terraform query`: every topic that passes the filters and holds no " +
+		"cleanup control records (Kafka's internal topics never). Without filters that is every other topic of the cluster: give " +
+		"`name_prefix` or `name_regex`.",
+	listed: func(*actionStateTopicModel, adoption.Found) {}, // nothing beyond the shared attributes and fill
 }
 
 // enforcedKeyReasons explains, in the validation error, why each enforced

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/adoption"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
@@ -53,6 +54,16 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 	fill:       fillControlTopic,
 	onImport:   importControlTopic,
 	adopt:      adoptControlTopic,
+	listKind:   adoption.ControlTopics,
+	listDescription: "Lists the cluster's cleanup control topics for `terraform query`: one-partition topics whose first record is a " +
+		"control record and, with a filter, empty one-partition topics that pass it. A one-partition topic holding other records " +
+		"is never listed. `action_state_topic` is learned from the first recorded plan, as an import learns it.",
+	listed: func(m *controlTopicModel, f adoption.Found) {
+		m.ActionStateTopic = types.StringNull()
+		if f.Serves != "" {
+			m.ActionStateTopic = types.StringValue(f.Serves)
+		}
+	},
 }
 
 // importControlTopic learns, on import, which action-state topic the

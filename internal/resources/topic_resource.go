@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/adoption"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -80,6 +81,13 @@ type topicSpec[M any] struct {
 	// onImport fills, on import, what the kind can learn beyond the name (may
 	// be nil).
 	onImport func(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse)
+	// listKind is what the kind's list resource asks the survey for, and
+	// listDescription documents that list resource.
+	listKind        adoption.Kind
+	listDescription string
+	// listed fills, in a list result, what the kind learns beyond the
+	// shared attributes, as onImport would.
+	listed func(m *M, f adoption.Found)
 	// adopt fills the kind's own attributes of a topic moved from another
 	// provider's resource (topic_moved.go).
 	adopt func(m *M, from movedTopic, diags *diag.Diagnostics)
@@ -197,6 +205,7 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 	r.fillFrom(&plan, created.Topic, created.Configs, op, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		setTopicIdentity(ctx, resp.Identity, p.Name, &resp.Diagnostics)
 	}
 }
 
@@ -219,6 +228,8 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 		// The not-found error becomes this warning: the next plan creates it.
 		resp.Diagnostics.Append(diagnostics.TopicMissing(r.spec.label, name, r.spec.goneDetail))
 		resp.State.RemoveResource(ctx)
+		// The framework wants an identity even with the state removed.
+		setTopicIdentity(ctx, resp.Identity, s.Name, &resp.Diagnostics)
 		return
 	}
 	if resp.Diagnostics.Append(readDiags...); resp.Diagnostics.HasError() {
@@ -234,6 +245,7 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.Append(diagnostics.TopicRecreated(r.spec.label, name, recorded.ValueString(), live.ValueString()))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	setTopicIdentity(ctx, resp.Identity, s.Name, &resp.Diagnostics)
 }
 
 // Update writes in this order, and only here: the identity check, the
@@ -307,6 +319,7 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	setTopicIdentity(ctx, resp.Identity, p.Name, &resp.Diagnostics)
 }
 
 // Delete deletes the topic unless protected, and only the topic Terraform
@@ -357,20 +370,30 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState adopts a topic by name, protected until the operator says
-// otherwise, managing no extra config keys; Read fills in the rest.
+// ImportState adopts a topic by name (the import ID, or the identity's
+// name), protected until the operator says otherwise, managing no extra
+// config keys; Read fills in the rest.
 func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := kafkaops.CheckTopicName(req.ID); err != nil {
-		resp.Diagnostics.Append(diagnostics.InvalidImportedTopicName(
-			fmt.Sprintf("importing %s with import ID %q", r.spec.label, req.ID), "the import ID", err))
+	name := importedName(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	if err := kafkaops.CheckTopicName(name); err != nil {
+		given, what := fmt.Sprintf("import ID %q", name), "the import ID"
+		if req.ID == "" {
+			given, what = fmt.Sprintf("identity name %q", name), "the identity's name"
+		}
+		resp.Diagnostics.Append(diagnostics.InvalidImportedTopicName(
+			fmt.Sprintf("importing %s with %s", r.spec.label, given), what, err))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), true)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("config"), types.MapNull(types.StringType))...)
+	setTopicIdentity(ctx, resp.Identity, types.StringValue(name), &resp.Diagnostics)
 	if r.spec.onImport != nil && !resp.Diagnostics.HasError() {
-		r.spec.onImport(ctx, r.clients, req.ID, resp)
+		r.spec.onImport(ctx, r.clients, name, resp)
 	}
 }
 
