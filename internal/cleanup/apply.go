@@ -130,8 +130,17 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	if done, err := a.resumeOrCommit(ctx, log, &res); done || err != nil {
+	done, err := a.resumeOrCommit(ctx, log, &res)
+	switch {
+	case err != nil:
 		return res, err
+	case done:
+		a.step(StepAlreadyApplied, nil)
+		return res, nil
+	case a.committedHere:
+		a.step(StepCommitted, nil)
+	case res.Resumed:
+		a.step(StepResumed, nil)
 	}
 	if res.Target, err = a.recordedTarget(ctx); err != nil {
 		return res, err
@@ -140,6 +149,7 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	a.step(StepDeleted, map[string]any{"partitions": len(pending), "records": sumRanges(pending)})
 	if err := a.verifyDeleted(ctx, res.Target); err != nil {
 		return res, err
 	}
@@ -147,5 +157,18 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	if _, err := a.checkTopic(ctx); err != nil {
 		return res, err
 	}
-	return res, a.markApplied(ctx, res.Target)
+	a.step(StepVerified, nil)
+	if err := a.markApplied(ctx, res.Target); err != nil {
+		return res, err
+	}
+	a.step(StepApplied, nil)
+	return res, nil
+}
+
+func sumRanges(rs []Range) int64 {
+	var n int64
+	for _, r := range rs {
+		n += r.To - r.From
+	}
+	return n
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/providervalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -28,6 +29,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/twmb/franz-go/pkg/sasl"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/actions"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/datasources"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/functions"
@@ -41,6 +43,7 @@ var (
 	_ provider.ProviderWithConfigValidators = (*flinkAgentsProvider)(nil)
 	_ provider.ProviderWithFunctions        = (*flinkAgentsProvider)(nil)
 	_ provider.ProviderWithListResources    = (*flinkAgentsProvider)(nil)
+	_ provider.ProviderWithActions          = (*flinkAgentsProvider)(nil)
 )
 
 const (
@@ -253,6 +256,7 @@ func (p *flinkAgentsProvider) share(resp *provider.ConfigureResponse, clients *p
 	resp.ResourceData = clients
 	resp.DataSourceData = clients
 	resp.ListResourceData = clients
+	resp.ActionData = clients
 }
 
 // bootstrapServers reads the attribute, or the environment when it is null.
@@ -306,6 +310,10 @@ func (p *flinkAgentsProvider) DataSources(context.Context) []func() datasource.D
 
 func (p *flinkAgentsProvider) Functions(context.Context) []func() function.Function {
 	return functions.All()
+}
+
+func (p *flinkAgentsProvider) Actions(context.Context) []func() action.Action {
+	return actions.All()
 }
 
 func (p *flinkAgentsProvider) ListResources(context.Context) []func() list.ListResource {
