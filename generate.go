@@ -2,10 +2,12 @@ package main
 
 // Documentation: docs/ is generated from the provider schema, templates/ and
 // examples/, and committed. tfplugindocs uses the terraform on PATH (it would
-// download one otherwise, which fails offline), so the first line insists on it.
+// download one otherwise, which fails offline): scripts/tfplugindocs.sh puts
+// Terraform 1.15.9 first, the oldest line that reports list resources and
+// actions; terraform fmt uses the one on PATH, so the first line insists on it.
 // The tables of the "Required permissions" guide are written into its template
 // from internal/permissions first, so the guide and the data source share them.
 //go:generate sh -c "command -v terraform >/dev/null || { echo 'go generate: terraform must be on PATH for tfplugindocs' >&2; exit 1; }"
 //go:generate terraform fmt -recursive ./examples/
 //go:generate go run ./internal/permissions/cmd/permissionsguide templates/guides/required-permissions.md.tmpl
-//go:generate go run -modfile=tools/go.mod github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs generate --provider-dir . --provider-name flinkagents
+//go:generate scripts/tfplugindocs.sh
