@@ -107,9 +107,11 @@ func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) ([]Found
 			found.Serves, found.HoldsControl = controlRecord(r)
 			found.Err = firstFailed[t.Name]
 		}
-		control := found.HoldsControl || (f.Set() && found.Empty)
+		// With a filter, a one-partition topic whose first record could not
+		// be read is listed with why, as it may be the control topic asked for.
+		control := found.HoldsControl || (f.Set() && (found.Empty || found.Err != nil))
 		switch {
-		case kind == ControlTopics && !control && !(f.Set() && found.Err != nil):
+		case kind == ControlTopics && !control:
 			continue
 		case kind == ActionStateTopics && found.HoldsControl:
 			continue

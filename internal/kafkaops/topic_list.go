@@ -115,11 +115,15 @@ func (c *Client) topicsConfigsOnce(ctx context.Context, names []string, configs 
 		// kadm fails the whole request when one topic is refused: ask
 		// topic by topic, so the refusal is that topic's alone.
 		for _, name := range names {
-			if answer, err := c.describeTopicConfigs(ctx, []string{name}); err != nil {
+			answer, err := c.describeTopicConfigs(ctx, []string{name})
+			if err != nil {
 				failed[name] = opErr(OpDescribeConfigs, name, err)
-			} else if configs[name], err = answer(name); err != nil {
-				delete(configs, name)
+				continue
+			}
+			if cfg, err := answer(name); err != nil {
 				failed[name] = err
+			} else {
+				configs[name] = cfg
 			}
 		}
 		return nil
