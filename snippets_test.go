@@ -103,12 +103,49 @@ func validateSnippet(t *testing.T, e *acctest.Env, repo, snippet string) {
 	if diags.HasErrors() {
 		t.Fatalf("does not parse: %s\n%s", diags, snippet)
 	}
-	w.Write("snippet.tf", config)
-	w.Write("declared_elsewhere.tf", declaredElsewhere(t, file.Body.(*hclsyntax.Body), snippet))
+	body := file.Body.(*hclsyntax.Body)
+	validate := []string{"validate"}
+	if feature := newerTerraformFeature(body, snippet); feature != "" {
+		acctest.SkipBelowCLI(t, 1, 14, feature)
+	}
+	if hasBlock(body, "list") {
+		// list blocks live in query files, which validate reads with -query.
+		w.Write("snippet.tfquery.hcl", config)
+		validate = append(validate, "-query")
+	} else {
+		w.Write("snippet.tf", config)
+	}
+	w.Write("declared_elsewhere.tf", declaredElsewhere(t, body, snippet))
 	w.Terraform("init", "-backend=false")
-	if out, err := w.TerraformErr("validate"); err != nil {
+	if out, err := w.TerraformErr(validate...); err != nil {
 		t.Errorf("terraform validate: %v\n%s\n%s", err, out, snippet)
 	}
+}
+
+// newerTerraformFeature names what a snippet uses that needs Terraform 1.14
+// or later (the suite also runs under 1.15.9, where it is validated): a
+// list block (terraform query), an action or action_trigger, an import by
+// identity.
+func newerTerraformFeature(body *hclsyntax.Body, snippet string) string {
+	switch {
+	case hasBlock(body, "list"):
+		return "a list block (terraform query)"
+	case hasBlock(body, "action") || strings.Contains(snippet, "action_trigger"):
+		return "an action"
+	case strings.Contains(snippet, "identity = {"):
+		return "an import block by identity"
+	}
+	return ""
+}
+
+// hasBlock reports whether body has a top-level block of type typ.
+func hasBlock(body *hclsyntax.Body, typ string) bool {
+	for _, b := range body.Blocks {
+		if b.Type == typ {
+			return true
+		}
+	}
+	return false
 }
 
 // declaredElsewhere declares what the snippet uses without declaring: the

@@ -8,6 +8,8 @@
 #   plaintext  acceptance, interop and the example modules on the PLAINTEXT listener
 #   races      internal/cleanup concurrent-apply tests (transactional fencing), the Java tool appending
 #              mid-apply, topics recreated mid-apply
+#   tf115      list resources (terraform query), the action and import by identity, which skip below
+#              Terraform 1.14, under Terraform 1.15.9 (scripts/terraform115.sh) on PLAINTEXT and SASL_SSL
 #   scram-512  the connection subset (auth_run below) on SASL_SSL, SCRAM-SHA-512,
 #              tls { ca_pem }
 #   mtls       the connection subset on SSL with a client certificate
@@ -30,7 +32,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 "$root/scripts/require-tools.sh" go terraform java mvn openssl keytool
 
-passes=${TESTACC_KAFKA_PASSES:-"plaintext races scram-512 mtls security cluster"}
+passes=${TESTACC_KAFKA_PASSES:-"plaintext races tf115 scram-512 mtls security cluster"}
 gotest=${GOTEST:-go test}
 jar="$root/interop/java/target/flinkagents-interop.jar"
 [[ -f $jar ]] || { echo "testacc-kafka: $jar missing: run 'make interop-jar' (make testacc-kafka does)" >&2; exit 1; }
@@ -76,7 +78,7 @@ run() {
   fi
 }
 
-acceptance_pkgs=(./internal/resources/... ./internal/datasources/... ./interop/... ./examples/...)
+acceptance_pkgs=(./internal/resources/... ./internal/datasources/... ./internal/actions/... ./interop/... ./examples/...)
 
 # The secured listeners differ from plaintext only in how connections are
 # made, and the security pass covers verification, mechanisms and refusals.
@@ -108,6 +110,15 @@ check_auth_tests() {
 acceptance() {
   TF_ACC=1 FLINKAGENTS_INTEROP_JAR="$jar" $gotest -count=1 -timeout 30m ${1:+-run "$1"} \
     -tags interop "${acceptance_pkgs[@]}"
+}
+
+# tf115: the tests of Terraform 1.14+ features under Terraform 1.15.9, on
+# the listener whose env is set.
+tf115_run='TestAccAdopt|TestAccQuery|TestAccApplyCleanupPlan'
+tf115() {
+  local dir
+  dir=$(scripts/terraform115.sh) || return 1
+  TF_ACC_TERRAFORM_PATH=$dir/terraform acceptance "$tf115_run"
 }
 
 # races: two and three appliers racing on one control topic, on the real
@@ -165,7 +176,7 @@ realkafka() {
 }
 
 total0=$SECONDS
-if wants plaintext || wants races || wants scram-512 || wants mtls || wants security; then
+if wants plaintext || wants races || wants tf115 || wants scram-512 || wants mtls || wants security; then
   t0=$SECONDS
   started_single=1
   scripts/kafka/start-single.sh "$single" >"$work/start-single.log" 2>&1 ||
@@ -180,6 +191,9 @@ if wants plaintext || wants races || wants scram-512 || wants mtls || wants secu
     wants "$kind" && run "$kind" with_listener "$kind" acceptance "$pattern"
     if [[ $kind == plaintext ]] && wants races; then
       run races with_listener plaintext races
+    fi
+    if [[ $kind != mtls ]] && wants tf115; then
+      run "tf115-$kind" with_listener "$kind" tf115
     fi
   done
   wants security && run security realkafka 'TestSecurity|TestSingle' "$single/env.sh"

@@ -147,8 +147,12 @@ func (l *topicList[M]) List(ctx context.Context, req list.ListRequest, stream *l
 func (l *topicList[M]) result(ctx context.Context, req list.ListRequest, t adoption.Found) list.ListResult {
 	res := req.NewListResult(ctx)
 	name := t.Topic.Name
-	res.DisplayName = fmt.Sprintf("%s (%d partitions, replication factor %d, cleanup.policy=%s)",
-		name, len(t.Topic.Partitions), t.Topic.ReplicationFactor, t.Configs["cleanup.policy"].Value)
+	partitions := fmt.Sprintf("%d partitions", len(t.Topic.Partitions))
+	if len(t.Topic.Partitions) == 1 {
+		partitions = "1 partition"
+	}
+	res.DisplayName = fmt.Sprintf("%s (%s, replication factor %d, cleanup.policy=%s)",
+		name, partitions, t.Topic.ReplicationFactor, t.Configs["cleanup.policy"].Value)
 	res.Diagnostics.Append(res.Identity.Set(ctx, topicIdentityModel{Name: types.StringValue(name)})...)
 	if t.Err != nil {
 		res.Diagnostics.Append(diagnostics.ListTopicNotRead(l.spec.label, name, t.Err))
