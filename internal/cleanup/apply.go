@@ -149,7 +149,7 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	a.step(StepDeleted, map[string]any{"partitions": len(pending), "records": sumRanges(pending)})
+	a.step(StepDeleted, map[string]any{"partitions": len(pending), "records": Records(pending)})
 	if err := a.verifyDeleted(ctx, res.Target); err != nil {
 		return res, err
 	}
@@ -163,12 +163,4 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	}
 	a.step(StepApplied, nil)
 	return res, nil
-}
-
-func sumRanges(rs []Range) int64 {
-	var n int64
-	for _, r := range rs {
-		n += r.To - r.From
-	}
-	return n
 }

@@ -80,9 +80,7 @@ func preview(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic s
 	}
 	pv.Target = target
 	pv.Ranges = Remaining(target, starts)
-	for _, r := range pv.Ranges {
-		pv.RecordsToDelete += r.To - r.From
-	}
+	pv.RecordsToDelete = Records(pv.Ranges)
 	pv.GonePast = GonePast(target, starts)
 	return pv, nil
 }

@@ -8,6 +8,15 @@ type Range struct {
 	From, To  int64
 }
 
+// Records is how many records ranges hold together.
+func Records(ranges []Range) int64 {
+	var n int64
+	for _, r := range ranges {
+		n += r.To - r.From
+	}
+	return n
+}
+
 // Remaining lists, per partition, the records below boundary that the
 // topic still holds: [start, boundary) where start < boundary.
 func Remaining(boundary cleanupplan.Offsets, starts map[int32]int64) []Range {

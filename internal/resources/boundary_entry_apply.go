@@ -79,7 +79,7 @@ func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Client
 	// unknown at plan time (topics created in this apply), it records what
 	// this apply deleted.
 	if e.RecordsToDelete.IsUnknown() {
-		e.RecordsToDelete = types.Int64Value(sumRanges(res.Deleted))
+		e.RecordsToDelete = types.Int64Value(cleanup.Records(res.Deleted))
 	}
 	if e.Partitions.IsUnknown() {
 		e.Partitions = tfconv.PartitionSummaries(p.Offsets, res.Target, res.Deleted, nil)
@@ -162,12 +162,4 @@ func knownString(v types.String) string {
 		return ""
 	}
 	return v.ValueString()
-}
-
-func sumRanges(ranges []cleanup.Range) int64 {
-	var n int64
-	for _, rg := range ranges {
-		n += rg.To - rg.From
-	}
-	return n
 }

@@ -90,5 +90,5 @@ func (f entryFacts) review(p cleanupplan.Plan) (target cleanupplan.Offsets, reco
 		target[part] = max(p.Offsets[part], f.Boundary[part])
 	}
 	ranges := cleanup.Remaining(target, f.Starts)
-	return target, sumRanges(ranges), tfconv.PartitionSummaries(p.Offsets, target, ranges, cleanup.GonePast(target, f.Starts)), true
+	return target, cleanup.Records(ranges), tfconv.PartitionSummaries(p.Offsets, target, ranges, cleanup.GonePast(target, f.Starts)), true
 }

@@ -70,7 +70,7 @@ func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients
 		r.report(diagnostics.RecordsGonePastBoundary(e.ActionStateTopic.ValueString(), ins.GonePast), diags)
 	}
 	if isRecorded && (e.RecordsToDelete.IsNull() || e.Partitions.IsNull()) {
-		e.RecordsToDelete = types.Int64Value(sumRanges(ins.Remaining))
+		e.RecordsToDelete = types.Int64Value(cleanup.Records(ins.Remaining))
 		e.Partitions = tfconv.PartitionSummaries(recorded.Plan.Offsets, ins.Log.Boundary(), ins.Remaining, ins.GonePast)
 	}
 	return facts
