@@ -135,47 +135,9 @@ func pause(ctx context.Context, stalls *int) error {
 }
 
 func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64) (*kmsg.FetchResponseTopicPartition, error) {
-	req := kmsg.NewPtrFetchRequest()
-	req.ReplicaID = -1
-	req.MaxWaitMillis = 0
-	req.MinBytes = 1
-	req.MaxBytes = fetchMaxBytes
-	req.IsolationLevel = 1 // read_committed
-	req.SessionEpoch = -1  // no fetch session: one-shot requests
-	rt := kmsg.NewFetchRequestTopic()
-	rt.Topic = t.Name
-	rt.TopicID = t.ID
-	rp := kmsg.NewFetchRequestTopicPartition()
-	rp.Partition = controlPartition
-	rp.FetchOffset = offset
-	rp.CurrentLeaderEpoch = -1
-	rp.LogStartOffset = -1
-	rp.PartitionMaxBytes = fetchMaxBytes
-	rt.Partitions = append(rt.Partitions, rp)
-	req.Topics = append(req.Topics, rt)
-
-	release, err := c.acquire(ctx)
+	resp, err := c.fetchPartitionZero(ctx, leader, []zeroFetch{{t, offset}}, fetchMaxBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer release()
-	kresp, err := req.RequestWith(ctx, c.kgo.Broker(int(leader)))
-	if err != nil {
-		return nil, err
-	}
-	if err := kerr.ErrorForCode(kresp.ErrorCode); err != nil {
-		return nil, err
-	}
-	for i := range kresp.Topics {
-		rt := &kresp.Topics[i]
-		if rt.Topic != t.Name && rt.TopicID != t.ID {
-			continue
-		}
-		for j := range rt.Partitions {
-			if rt.Partitions[j].Partition == controlPartition {
-				return &rt.Partitions[j], nil
-			}
-		}
-	}
-	return nil, errors.New("the leader's fetch response did not include partition 0")
+	return partitionZero(resp, t)
 }

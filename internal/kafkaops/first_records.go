@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
 )
@@ -162,7 +161,11 @@ func (c *Client) fetchFirst(ctx context.Context, pending map[string]*firstRead) 
 	for _, f := range fetches {
 		leader, reads := f.leader, f.reads
 		wg.Go(func() {
-			resp, err := c.fetchPartitionsZero(ctx, leader, reads)
+			zero := make([]zeroFetch, len(reads))
+			for i, r := range reads {
+				zero[i] = zeroFetch{r.topic, r.offset}
+			}
+			resp, err := c.fetchPartitionZero(ctx, leader, zero, firstRecordBytes)
 			for _, r := range reads {
 				if err != nil {
 					r.err = err
@@ -177,20 +180,9 @@ func (c *Client) fetchFirst(ctx context.Context, pending map[string]*firstRead) 
 
 // advance moves r past what its partition's fetch answer held.
 func (r *firstRead) advance(resp *kmsg.FetchResponse) {
-	var part *kmsg.FetchResponseTopicPartition
-	for i := range resp.Topics {
-		rt := &resp.Topics[i]
-		if rt.Topic != r.topic.Name && rt.TopicID != r.topic.ID {
-			continue
-		}
-		for j := range rt.Partitions {
-			if rt.Partitions[j].Partition == controlPartition {
-				part = &rt.Partitions[j]
-			}
-		}
-	}
-	if part == nil {
-		r.err = errors.New("the leader's fetch response did not include partition 0")
+	part, err := partitionZero(resp, r.topic)
+	if err != nil {
+		r.err = err
 		return
 	}
 	fp, next := kgo.ProcessFetchPartition(kgo.ProcessFetchPartitionOpts{
@@ -211,42 +203,4 @@ func (r *firstRead) advance(resp *kmsg.FetchResponse) {
 		return
 	}
 	r.alone = true
-}
-
-// fetchPartitionsZero fetches partition 0 of every read's topic from
-// leader, each at its read's offset, read_committed.
-func (c *Client) fetchPartitionsZero(ctx context.Context, leader int32, reads []*firstRead) (*kmsg.FetchResponse, error) {
-	req := kmsg.NewPtrFetchRequest()
-	req.ReplicaID = -1
-	req.MaxWaitMillis = 0
-	req.MinBytes = 1
-	req.MaxBytes = fetchMaxBytes
-	req.IsolationLevel = 1 // read_committed
-	req.SessionEpoch = -1  // no fetch session: one-shot requests
-	for _, r := range reads {
-		rt := kmsg.NewFetchRequestTopic()
-		rt.Topic = r.topic.Name
-		rt.TopicID = r.topic.ID
-		rp := kmsg.NewFetchRequestTopicPartition()
-		rp.Partition = controlPartition
-		rp.FetchOffset = r.offset
-		rp.CurrentLeaderEpoch = -1
-		rp.LogStartOffset = -1
-		rp.PartitionMaxBytes = firstRecordBytes
-		rt.Partitions = append(rt.Partitions, rp)
-		req.Topics = append(req.Topics, rt)
-	}
-	release, err := c.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	resp, err := req.RequestWith(ctx, c.kgo.Broker(int(leader)))
-	if err != nil {
-		return nil, err
-	}
-	if err := kerr.ErrorForCode(resp.ErrorCode); err != nil {
-		return nil, err
-	}
-	return resp, nil
 }
