@@ -97,8 +97,7 @@ func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) ([]Found
 	if err != nil {
 		return nil, err
 	}
-	var picked []kafkaops.Topic
-	facts := map[string]Found{}
+	var out []Found
 	for _, t := range matching {
 		found := Found{Topic: t}
 		if len(t.Partitions) == 1 {
@@ -118,30 +117,26 @@ func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) ([]Found
 		case kind == ActionStateTopics:
 			found.Err = nil // its first record matters only to a control topic
 		}
-		facts[t.Name] = found
-		picked = append(picked, t)
+		out = append(out, found)
 	}
-	names := make([]string, len(picked))
-	for i, t := range picked {
-		names[i] = t.Name
+	names := make([]string, len(out))
+	for i, found := range out {
+		names[i] = found.Topic.Name
 	}
 	configs, configsFailed, err := k.TopicsConfigs(ctx, names)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Found, 0, len(picked))
-	for _, t := range picked {
-		found := facts[t.Name]
-		found.Configs = configs[t.Name]
-		if found.Err == nil {
-			found.Err = configsFailed[t.Name]
-		}
-		if rep, err := k.TopicReplication(ctx, t); err != nil {
+	for i := range out {
+		found := &out[i]
+		name := found.Topic.Name
+		found.Configs = configs[name]
+		found.Err = cmp.Or(found.Err, configsFailed[name])
+		if rep, err := k.TopicReplication(ctx, found.Topic); err != nil {
 			found.Err = cmp.Or(found.Err, err)
 		} else {
 			found.Topic.ReplicationFactor = rep.Factor
 		}
-		out = append(out, found)
 	}
 	return out, nil
 }
