@@ -98,13 +98,30 @@ func (c *Client) alterAssignments(ctx context.Context, topic string, req kadm.Al
 // all in sync.
 func (c *Client) awaitInSync(ctx context.Context, topic string, replicationFactor int, progress ReplicationProgress) error {
 	start := time.Now()
+	observed, inSync, total := false, 0, 0
+	behind := func() error {
+		return opErr(OpRaiseReplication, topic, fmt.Errorf(
+			"%d of %d partitions have all %d replicas in sync; the reassignment goes on in the cluster and the next apply waits for it (%w)",
+			inSync, total, replicationFactor, waitErr(ctx, start)))
+	}
 	for {
 		md, err := c.freshMetadata(ctx, topic)
 		if err != nil {
+			// The deadline can fall inside a describe rather than between
+			// polls; the operator still wants the last progress seen, not
+			// a bare "context deadline exceeded" from the describe.
+			if observed && ctx.Err() != nil {
+				return behind()
+			}
+			if ctx.Err() != nil {
+				return opErr(OpRaiseReplication, topic, fmt.Errorf(
+					"the reassignment was accepted but the partitions' replicas could not be read before the deadline; it goes on in the cluster and the next apply waits for it (%w: %w)",
+					waitErr(ctx, start), err))
+			}
 			return err
 		}
 		parts := md.Topics[topic].Partitions
-		inSync := 0
+		observed, inSync, total = true, 0, len(parts)
 		for _, pd := range parts {
 			if len(pd.Replicas) == replicationFactor && len(pd.ISR) >= replicationFactor {
 				inSync++
@@ -118,9 +135,7 @@ func (c *Client) awaitInSync(ctx context.Context, topic string, replicationFacto
 		}
 		select {
 		case <-ctx.Done():
-			return opErr(OpRaiseReplication, topic, fmt.Errorf(
-				"%d of %d partitions have all %d replicas in sync; the reassignment goes on in the cluster and the next apply waits for it (%w)",
-				inSync, len(parts), replicationFactor, waitErr(ctx, start)))
+			return behind()
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
