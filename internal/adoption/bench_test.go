@@ -61,12 +61,12 @@ func BenchmarkTake1000(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		data, err := adoption.Take(ctx, k, adoption.Filter{Prefix: "agents-"}, adoption.ActionStateTopics)
-		if err != nil || len(data) != 1000 {
-			b.Fatalf("listed %d action-state topics: %v", len(data), err)
+		if err != nil || len(data.Found) != 1000 {
+			b.Fatalf("listed %d action-state topics: %v", len(data.Found), err)
 		}
 		control, err := adoption.Take(ctx, k, adoption.Filter{Prefix: "agents-"}, adoption.ControlTopics)
-		if err != nil || len(control) != 1000 || control[0].Serves != "agents-0000-action-state" {
-			b.Fatalf("listed %d control topics: %v", len(control), err)
+		if err != nil || len(control.Found) != 1000 || control.Found[0].Serves != "agents-0000-action-state" {
+			b.Fatalf("listed %d control topics: %v", len(control.Found), err)
 		}
 	}
 }

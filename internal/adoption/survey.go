@@ -9,7 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
@@ -35,18 +37,41 @@ type Found struct {
 	// Topic carries its replication factor as TopicReplication counts it.
 	Topic   kafkaops.Topic
 	Configs map[string]kafkaops.ConfigValue
-	// HoldsControl: the topic has one partition whose first committed
-	// record is a control record (or a tombstone keyed by a plan ID).
+	// HoldsControl: the topic has one partition holding a control record
+	// (cleanupplan.IsControlRecord) at any offset the scan read.
 	HoldsControl bool
 	// Empty: the topic has one partition holding no committed record.
 	Empty bool
 	// Serves is, for a topic holding control records, the action-state
-	// topic its first recorded plan is for.
+	// topic the first plan found in it is for.
 	Serves string
-	// Err is why this topic could not be read in full; the others are
-	// listed all the same.
+	// Err is why this topic could not be read in full (its settings, its
+	// replication); the others are listed all the same.
 	Err error
 }
+
+// Untold is a topic that passed the filter but whose kind could not be
+// told: a one-partition topic whose records could not be read (no READ
+// ACL, its partition offline), or one Kafka could not describe. It is
+// listed as neither kind, since guessing wrong either way changes a
+// topic's cleanup.policy under a running job.
+type Untold struct {
+	Name string
+	Err  error
+}
+
+// Survey is what Take found: the topics of the kind asked for, and those
+// it could not sort.
+type Survey struct {
+	Found  []Found
+	Untold []Untold
+}
+
+// SurveyScan is how much of a one-partition topic a survey reads looking
+// for control records: a control topic is small (compacted, one record per
+// plan), so its records are read whole; of a large topic, its first MiB and
+// its last thousand offsets.
+var SurveyScan = kafkaops.ScanBudget{HeadBytes: 1 << 20, TailOffsets: 1000}
 
 // Kind is what a list asks for.
 type Kind int
@@ -64,24 +89,30 @@ var ErrNoDescribe = errors.New("the principal may not describe topics")
 // Take lists the cluster's topics once and returns, ascending by name, the
 // ones of kind that pass f. Kafka's internal topics are never listed.
 //
-// A control topic has one partition and holds control records (its first
-// committed record decodes as one; a tombstone keyed by a plan ID counts)
-// or, when f is set, matches it and is empty: a new control topic is found
-// by its name. A one-partition topic holding other records is never a
-// control topic, since adopting it as one would compact it. Every matching
-// topic that holds no control records is an action-state topic.
-func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) ([]Found, error) {
+// A control topic has one partition and holds control records anywhere in
+// it (a tombstone keyed by a plan ID counts) or, when f is set, matches it
+// and is empty: a new control topic is found by its name. Every other
+// topic that passes f is an action-state topic, an empty one-partition
+// topic included. A one-partition topic whose records cannot be read is
+// neither: it is in Untold, with why.
+func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) (Survey, error) {
 	listing, err := k.ListTopics(ctx)
 	if err != nil {
-		return nil, err
+		return Survey{}, err
 	}
 	if len(listing.Topics) == 0 && len(listing.Failed) == 0 {
 		probe := f.Prefix + "flinkagents-describe-probe"
 		switch ok, err := k.CanDescribe(ctx, probe); {
 		case err != nil:
-			return nil, err
+			return Survey{}, err
 		case !ok:
-			return nil, fmt.Errorf("%w: the cluster listed no topic, and describing %q was refused (TOPIC_AUTHORIZATION_FAILED)", ErrNoDescribe, probe)
+			return Survey{}, fmt.Errorf("%w: the cluster listed no topic, and describing %q was refused (TOPIC_AUTHORIZATION_FAILED)", ErrNoDescribe, probe)
+		}
+	}
+	var survey Survey
+	for _, name := range slices.Sorted(maps.Keys(listing.Failed)) {
+		if f.Matches(name) {
+			survey.Untold = append(survey.Untold, Untold{name, listing.Failed[name]})
 		}
 	}
 	var matching, single []kafkaops.Topic
@@ -93,68 +124,64 @@ func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) ([]Found
 			}
 		}
 	}
-	first, firstFailed, err := k.FirstRecords(ctx, single)
+	scans, scanFailed, err := k.ScanPartitionZero(ctx, single, func(r kafkaops.Record) bool {
+		return cleanupplan.IsControlRecord(r.Key, r.Value)
+	}, SurveyScan)
 	if err != nil {
-		return nil, err
+		return Survey{}, err
 	}
 	var out []Found
 	for _, t := range matching {
 		found := Found{Topic: t}
 		if len(t.Partitions) == 1 {
-			r := first[t.Name]
-			found.Empty = !r.Found && firstFailed[t.Name] == nil
-			found.Serves, found.HoldsControl = controlRecord(r)
-			found.Err = firstFailed[t.Name]
+			if err := scanFailed[t.Name]; err != nil {
+				survey.Untold = append(survey.Untold, Untold{t.Name, err})
+				continue
+			}
+			scan := scans[t.Name]
+			found.Empty = scan.Empty()
+			found.HoldsControl = scan.Match != nil
+			found.Serves = Serves(scan.Match)
 		}
-		// With a filter, a one-partition topic whose first record could not
-		// be read is listed with why, as it may be the control topic asked for.
-		control := found.HoldsControl || (f.Set() && (found.Empty || found.Err != nil))
-		switch {
-		case kind == ControlTopics && !control:
+		control := found.HoldsControl || (f.Set() && found.Empty)
+		if (kind == ControlTopics && !control) || (kind == ActionStateTopics && found.HoldsControl) {
 			continue
-		case kind == ActionStateTopics && found.HoldsControl:
-			continue
-		case kind == ActionStateTopics:
-			found.Err = nil // its first record matters only to a control topic
 		}
 		out = append(out, found)
 	}
+	slices.SortFunc(survey.Untold, func(a, b Untold) int { return cmp.Compare(a.Name, b.Name) })
 	names := make([]string, len(out))
 	for i, found := range out {
 		names[i] = found.Topic.Name
 	}
 	configs, configsFailed, err := k.TopicsConfigs(ctx, names)
 	if err != nil {
-		return nil, err
+		return Survey{}, err
 	}
 	for i := range out {
 		found := &out[i]
 		name := found.Topic.Name
 		found.Configs = configs[name]
-		found.Err = cmp.Or(found.Err, configsFailed[name])
+		found.Err = configsFailed[name]
 		if rep, err := k.TopicReplication(ctx, found.Topic); err != nil {
 			found.Err = cmp.Or(found.Err, err)
 		} else {
 			found.Topic.ReplicationFactor = rep.Factor
 		}
 	}
-	return out, nil
+	survey.Found = out
+	return survey, nil
 }
 
-// controlRecord tells whether r is a control record and, when it records
-// a plan, the action-state topic that plan is for. A tombstone is not a
-// valid control record, but one keyed by a plan ID still marks a control
-// topic (one Read and apply refuse, naming the tombstone).
-func controlRecord(r kafkaops.FirstRecord) (serves string, holds bool) {
-	if !r.Found {
-		return "", false
-	}
-	if r.Value == nil {
-		return "", cleanupplan.IsPlanID(string(r.Key))
+// Serves is the action-state topic a control record's plan is for, or ""
+// when it records none that decodes (a tombstone, a damaged record).
+func Serves(r *kafkaops.Record) string {
+	if r == nil || r.Value == nil {
+		return ""
 	}
 	rec, err := cleanupplan.DecodeRecord(r.Key, r.Value)
 	if err != nil {
-		return "", false
+		return ""
 	}
-	return rec.Plan.Topic, true
+	return rec.Plan.Topic
 }

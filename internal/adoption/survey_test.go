@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/plain"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/adoption"
@@ -122,10 +125,10 @@ func TestTakeSortsTopicsByWhatTheyHold(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := names(found); !slices.Equal(got, tc.want) {
+			if got := names(found.Found); !slices.Equal(got, tc.want) {
 				t.Fatalf("listed %q, want %q", got, tc.want)
 			}
-			for _, f := range found {
+			for _, f := range found.Found {
 				if f.Err != nil {
 					t.Errorf("%s: %v", f.Topic.Name, f.Err)
 				}
@@ -140,7 +143,7 @@ func TestTakeSortsTopicsByWhatTheyHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	var serves []string
-	for _, f := range found {
+	for _, f := range found.Found {
 		serves = append(serves, fmt.Sprintf("%s:%s:%v", f.Topic.Name, f.Serves, f.Empty))
 	}
 	// agents-b-control's first record was aborted: the committed one after it names the pairing.
@@ -166,7 +169,138 @@ func TestTakeNamesAMissingDescribePermission(t *testing.T) {
 		t.Fatalf("got %v, want ErrNoDescribe", err)
 	}
 	found, err := adoption.Take(context.Background(), client(t, c, sasl("admin")), adoption.Filter{Prefix: "agents-"}, adoption.ActionStateTopics)
-	if err != nil || len(found) != 4 {
-		t.Fatalf("admin listed %q, %v", names(found), err)
+	if err != nil || len(found.Found) != 4 {
+		t.Fatalf("admin listed %q, %v", names(found.Found), err)
 	}
+}
+
+// TestTakeFindsControlRecordsAnywhere: a control topic is a topic holding a
+// control record at any offset, not only as its first record. A topic
+// whose first record is garbage, or a tombstone of a foreign key, with
+// COMMITTED and APPLIED after it, is a control topic; so is a large one
+// whose control record sits at its end. Listed as an action-state topic,
+// any of them would get compact,delete and stop its job from restoring.
+func TestTakeFindsControlRecordsAnywhere(t *testing.T) {
+	c, cl := runtimeCluster(t, nil)
+	ctx := context.Background()
+	for _, name := range []string{"agents-x-control", "agents-y-control", "agents-big", "agents-z"} {
+		if err := c.CreateTopic(name, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := cleanupplan.New("s3://ckpt/agents-x/chk-9", "agents-x", "AAAAAAAAAAAAAAAAAAAAAQ", cleanupplan.Offsets{0: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := func(topic string) *kgo.Record {
+		k, v := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, p)
+		return &kgo.Record{Topic: topic, Key: k, Value: v}
+	}
+	applied := func(topic string) *kgo.Record {
+		k, v := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, p)
+		return &kgo.Record{Topic: topic, Key: k, Value: v}
+	}
+	produce := func(recs ...*kgo.Record) {
+		t.Helper()
+		if err := cl.BeginTransaction(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+			t.Fatal(err)
+		}
+	}
+	produce(&kgo.Record{Topic: "agents-x-control", Key: []byte("k"), Value: []byte{0xde, 0xad}}, committed("agents-x-control"), applied("agents-x-control"))
+	produce(&kgo.Record{Topic: "agents-y-control", Key: []byte("invoice-1")}, committed("agents-y-control"))
+	state := make([]byte, 64<<10)
+	for range 3 * adoption.SurveyScan.HeadBytes / int64(len(state)) {
+		produce(&kgo.Record{Topic: "agents-big", Key: []byte("k"), Value: state}, &kgo.Record{Topic: "agents-z", Key: []byte("k"), Value: []byte("state")})
+	}
+	produce(committed("agents-big"))
+
+	k := client(t, c)
+	data, err := adoption.Take(ctx, k, adoption.Filter{}, adoption.ActionStateTopics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names(data.Found) {
+		if name == "agents-x-control" || name == "agents-y-control" || name == "agents-big" {
+			t.Errorf("%s holds control records but is listed as an action-state topic", name)
+		}
+	}
+	if !slices.Contains(names(data.Found), "agents-z") {
+		t.Errorf("agents-z holds action state only but is not listed as an action-state topic: %q", names(data.Found))
+	}
+	control, err := adoption.Take(ctx, k, adoption.Filter{}, adoption.ControlTopics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var serves []string
+	for _, f := range control.Found {
+		serves = append(serves, f.Topic.Name+":"+f.Serves)
+	}
+	want := []string{"agents-a-control:agents-a", "agents-b-control:agents-b", "agents-big:agents-x", "agents-c-control:", "agents-x-control:agents-x", "agents-y-control:agents-x"}
+	if !slices.Equal(serves, want) {
+		t.Fatalf("control topics %q, want %q", serves, want)
+	}
+	if len(data.Untold)+len(control.Untold) != 0 {
+		t.Fatalf("untold: %v %v", data.Untold, control.Untold)
+	}
+}
+
+// TestTakeListsUnreadableTopicsAsNeither: a one-partition topic the
+// principal may describe but not READ cannot be told apart; it is in
+// neither list, named in Untold with the broker's refusal.
+func TestTakeListsUnreadableTopicsAsNeither(t *testing.T) {
+	admin := plain.Auth{User: "admin", Pass: "admin"}.AsMechanism()
+	c, _ := runtimeCluster(t, []kgo.Opt{kgo.SASL(admin)}, kfake.EnableSASL(), kfake.EnableACLs(),
+		kfake.Superuser("PLAIN", "admin", "admin"), kfake.User("PLAIN", "lister", "lister"))
+	adm := kadm.NewClient(mustClient(t, c, admin))
+	for _, tc := range []struct {
+		topics []string
+		ops    []kadm.ACLOperation
+	}{
+		{[]string{"agents-"}, []kadm.ACLOperation{kadm.OpDescribe, kadm.OpDescribeConfigs}},
+		{[]string{"agents-a", "agents-b", "agents-c", "agents-b-control", "agents-c-control", "agents-new-control"}, []kadm.ACLOperation{kadm.OpRead}},
+	} {
+		pattern := kadm.ACLPatternLiteral
+		if len(tc.topics) == 1 {
+			pattern = kadm.ACLPatternPrefixed
+		}
+		b := kadm.NewACLs().Allow("User:lister").AllowHosts("*").Topics(tc.topics...).ResourcePatternType(pattern).Operations(tc.ops...)
+		res, err := adm.CreateACLs(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Err != nil {
+				t.Fatal(r.Err)
+			}
+		}
+	}
+	k := client(t, c, func(cfg *kafkaops.Config) { cfg.SASL = plain.Auth{User: "lister", Pass: "lister"}.AsMechanism() })
+	for _, kind := range []adoption.Kind{adoption.ActionStateTopics, adoption.ControlTopics} {
+		survey, err := adoption.Take(context.Background(), k, adoption.Filter{Prefix: "agents-"}, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(names(survey.Found), "agents-a-control") {
+			t.Errorf("kind %d: listed agents-a-control, which the principal may not read: %q", kind, names(survey.Found))
+		}
+		if len(survey.Untold) != 1 || survey.Untold[0].Name != "agents-a-control" || !errors.Is(survey.Untold[0].Err, kerr.TopicAuthorizationFailed) {
+			t.Errorf("kind %d: untold %v, want agents-a-control refused READ", kind, survey.Untold)
+		}
+	}
+}
+
+func mustClient(t *testing.T, c *kfake.Cluster, m sasl.Mechanism) *kgo.Client {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.SASL(m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
 }

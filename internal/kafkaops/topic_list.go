@@ -111,6 +111,10 @@ func (c *Client) topicsConfigsOnce(ctx context.Context, names []string, configs 
 	}
 	defer release()
 	answer, err := c.describeTopicConfigs(ctx, names)
+	if err != nil && len(names) == 1 && mayConcernSomeTopics(err) {
+		failed[names[0]] = opErr(OpDescribeConfigs, names[0], err)
+		return nil
+	}
 	if err != nil && len(names) > 1 && mayConcernSomeTopics(err) {
 		// kadm fails the whole request when one topic is refused: ask
 		// topic by topic, so the refusal is that topic's alone.

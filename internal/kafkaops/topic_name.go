@@ -48,3 +48,18 @@ func CheckTopicName(name string) error {
 func isTopicNameChar(c rune) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
+
+// CheckTopicNamePrefix is CheckTopicName for the start of a name, as a
+// listing filters by: empty (no filter), or what a topic name may begin
+// with. A prefix no topic name can have would list nothing, silently.
+func CheckTopicNamePrefix(prefix string) error {
+	if len(prefix) > MaxTopicNameLength {
+		return fmt.Errorf("the prefix is %d characters long, more than a topic name's %d", len(prefix), MaxTopicNameLength)
+	}
+	for i, c := range prefix {
+		if !isTopicNameChar(c) {
+			return fmt.Errorf("the prefix %q holds %q at byte %d, which no topic name can; Kafka allows only a-z A-Z 0-9 . _ -", prefix, c, i)
+		}
+	}
+	return nil
+}

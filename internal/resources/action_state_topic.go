@@ -57,11 +57,14 @@ var actionStateTopicSpec = topicSpec[actionStateTopicModel]{
 		m.RetentionBytes = types.StringValue(cfg[cleanup.ConfigRetentionBytes].Value)
 		return nil
 	},
-	adopt:    adoptActionStateTopic,
-	listKind: adoption.ActionStateTopics,
+	adopt:          adoptActionStateTopic,
+	onImport:       importActionStateTopic,
+	refuseAdopting: refuseControlTopic,
+	listKind:       adoption.ActionStateTopics,
 	listDescription: "Lists the cluster's action-state topics for `terraform query`: every topic that passes the filters and holds no " +
 		"cleanup control records (Kafka's internal topics never). Without filters that is every other topic of the cluster: give " +
-		"`name_prefix` or `name_regex`.",
+		"`name_prefix` or `name_regex`. A one-partition topic is read for control records (its first MiB and its last 1,000 offsets); " +
+		"one that cannot be read (no READ ACL, its partition offline) is listed as neither kind, with a warning naming it and why.",
 	listed: func(*actionStateTopicModel, adoption.Found) {}, // nothing beyond the shared attributes and fill
 }
 

@@ -55,9 +55,11 @@ var controlTopicSpec = topicSpec[controlTopicModel]{
 	onImport:   importControlTopic,
 	adopt:      adoptControlTopic,
 	listKind:   adoption.ControlTopics,
-	listDescription: "Lists the cluster's cleanup control topics for `terraform query`: one-partition topics whose first record is a " +
-		"control record and, with a filter, empty one-partition topics that pass it. A one-partition topic holding other records " +
-		"is never listed. `action_state_topic` is learned from the first recorded plan, as an import learns it.",
+	listDescription: "Lists the cluster's cleanup control topics for `terraform query`: one-partition topics holding a control " +
+		"record anywhere in them (read whole when small; of a large one, its first MiB and last 1,000 offsets) and, with a filter, " +
+		"empty one-partition topics that pass it. A one-partition topic holding other records only is never listed; one that cannot be " +
+		"read (no READ ACL, its partition offline) is listed as neither kind, with a warning naming it and why. `action_state_topic` " +
+		"is learned from the first plan found.",
 	listed: func(m *controlTopicModel, f adoption.Found) {
 		m.ActionStateTopic = types.StringNull()
 		if f.Serves != "" {

@@ -12,11 +12,13 @@ import (
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/adoption"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 // The list resources (terraform query) of both topic kinds, written once:
@@ -65,12 +67,13 @@ func (l *topicList[M]) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 		Attributes: map[string]listschema.Attribute{
 			"name_prefix": listschema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Only topics whose name starts with this.",
+				MarkdownDescription: "Only topics whose name starts with this (empty: no filter).",
+				Validators:          []validator.String{tfconv.TopicNamePrefix()},
 			},
 			"name_regex": listschema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Only topics whose name this regular expression (Go RE2 syntax) matches; it matches anywhere " +
-					"in the name unless anchored with `^` and `$`. With `name_prefix`, a topic must pass both.",
+					"in the name unless anchored with `^` and `$`. With `name_prefix`, a topic must pass both. Empty: no filter.",
 			},
 		},
 	}
@@ -87,7 +90,9 @@ func (l *topicList[M]) ValidateListResourceConfig(ctx context.Context, req list.
 // listFilter builds the survey's filter from the list block.
 func listFilter(cfg topicListConfig, diags *diag.Diagnostics) adoption.Filter {
 	f := adoption.Filter{Prefix: cfg.NamePrefix.ValueString()}
-	if cfg.NameRegex.IsUnknown() || cfg.NameRegex.IsNull() {
+	// An empty expression matches every name: no filter, so it must not
+	// count as one (a filter also lists empty topics as control topics).
+	if cfg.NameRegex.IsUnknown() || cfg.NameRegex.IsNull() || cfg.NameRegex.ValueString() == "" {
 		return f
 	}
 	re, err := regexp.Compile(cfg.NameRegex.ValueString())
@@ -121,7 +126,7 @@ func (l *topicList[M]) List(ctx context.Context, req list.ListRequest, stream *l
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	found, err := adoption.Take(ctx, kafka, f, l.spec.listKind)
+	survey, err := adoption.Take(ctx, kafka, f, l.spec.listKind)
 	switch {
 	case errors.Is(err, adoption.ErrNoDescribe):
 		stream.Results = list.ListResultsStreamDiagnostics(diag.Diagnostics{diagnostics.ListNoDescribe(listing, f.Prefix, err)})
@@ -131,7 +136,14 @@ func (l *topicList[M]) List(ctx context.Context, req list.ListRequest, stream *l
 		return
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
-		for i, t := range found {
+		// The topics not sorted come first, as warnings only: a limit
+		// must not hide that the listing may be missing one.
+		for _, u := range survey.Untold {
+			if !push(list.ListResult{Diagnostics: diag.Diagnostics{diagnostics.ListTopicKindUntold(listing, u.Name, u.Err)}}) {
+				return
+			}
+		}
+		for i, t := range survey.Found {
 			if req.Limit > 0 && int64(i) >= req.Limit {
 				return
 			}
@@ -151,8 +163,11 @@ func (l *topicList[M]) result(ctx context.Context, req list.ListRequest, t adopt
 	if len(t.Topic.Partitions) == 1 {
 		partitions = "1 partition"
 	}
-	res.DisplayName = fmt.Sprintf("%s (%s, replication factor %d, cleanup.policy=%s)",
-		name, partitions, t.Topic.ReplicationFactor, t.Configs["cleanup.policy"].Value)
+	policy := "settings not readable"
+	if p, ok := t.Configs["cleanup.policy"]; ok && !p.Null {
+		policy = "cleanup.policy=" + p.Value
+	}
+	res.DisplayName = fmt.Sprintf("%s (%s, replication factor %d, %s)", name, partitions, t.Topic.ReplicationFactor, policy)
 	res.Diagnostics.Append(res.Identity.Set(ctx, topicIdentityModel{Name: types.StringValue(name)})...)
 	if t.Err != nil {
 		res.Diagnostics.Append(diagnostics.ListTopicNotRead(l.spec.label, name, t.Err))

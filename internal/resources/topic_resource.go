@@ -81,6 +81,9 @@ type topicSpec[M any] struct {
 	// onImport fills, on import, what the kind can learn beyond the name (may
 	// be nil).
 	onImport func(ctx context.Context, clients *providerdata.Clients, name string, resp *resource.ImportStateResponse)
+	// refuseAdopting checks, before a plan or an update changes the
+	// cleanup.policy of existing topic t, that it may (may be nil).
+	refuseAdopting func(ctx context.Context, kafka *kafkaops.Client, t kafkaops.Topic, doing string) diag.Diagnostics
 	// listKind is what the kind's list resource asks the survey for, and
 	// listDescription documents that list resource.
 	listKind        adoption.Kind
@@ -155,6 +158,9 @@ func (r *topicResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	if !p.Name.IsUnknown() {
 		p.ID = p.Name
+	}
+	if state != nil && p.CleanupPolicy.ValueString() != r.spec.common(state).CleanupPolicy.ValueString() {
+		r.refuseAdoptingAtPlan(ctx, r.spec.common(state), p.CleanupPolicy.ValueString(), &resp.Diagnostics)
 	}
 	if state != nil && p.Name.ValueString() == r.spec.common(state).Name.ValueString() {
 		if live, ok := liveTopicID(ctx, req, &resp.Diagnostics); ok && live != r.spec.common(state).TopicID.ValueString() {
@@ -272,6 +278,12 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 	}
 	set, remove := configChanges(oldCfg, newCfg)
 	maps.Copy(set, r.spec.enforced)
+	if pol := p.CleanupPolicy.ValueString(); cleanup.PolicySatisfies(r.spec.enforced[cleanup.ConfigCleanupPolicy], pol) {
+		// The plan kept a live policy the runtime accepts in another order
+		// ("delete,compact"): write it as planned, or the read-back differs
+		// from the plan and Terraform fails the apply.
+		set[cleanup.ConfigCleanupPolicy] = pol
+	}
 	planned := p.TopicID // UseStateForUnknown: the ID in state, or the new one the plan proposed
 	if planned.IsNull() || planned.IsUnknown() {
 		planned = r.spec.common(&state).TopicID
@@ -291,6 +303,14 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 	if !planned.IsNull() && !planned.IsUnknown() && live.ID.String() != planned.ValueString() {
 		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), live.ID.String()))
 		return
+	}
+	if r.spec.refuseAdopting != nil && p.CleanupPolicy.ValueString() != r.spec.common(&state).CleanupPolicy.ValueString() {
+		// Again at apply: the plan's check is skipped when the provider's
+		// configuration was known only at apply.
+		doing := fmt.Sprintf("updating %s %q, checking that it is not a cleanup control topic before setting cleanup.policy=%s", r.spec.label, name, p.CleanupPolicy.ValueString())
+		if resp.Diagnostics.Append(r.spec.refuseAdopting(ctx, kafka, live, doing)...); resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	written := writtenSettings(set, remove)
 	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
@@ -401,6 +421,30 @@ func (r *topicResource[M]) ImportState(ctx context.Context, req resource.ImportS
 // block (topic_moved.go).
 func (r *topicResource[M]) MoveState(context.Context) []resource.StateMover {
 	return []resource.StateMover{moveFromMongeyTopic(r.spec)}
+}
+
+// refuseAdoptingAtPlan runs the kind's refuseAdopting on a plan that
+// changes the live cleanup.policy of the topic in state. Without a usable
+// provider configuration yet, Update checks at apply.
+func (r *topicResource[M]) refuseAdoptingAtPlan(ctx context.Context, state *topicCommon, policy string, diags *diag.Diagnostics) {
+	if r.spec.refuseAdopting == nil || r.clients == nil {
+		return
+	}
+	name := state.Name.ValueString()
+	doing := fmt.Sprintf("planning %s %q, whose cleanup.policy would change from %q to %q", r.spec.label, name, state.CleanupPolicy.ValueString(), policy)
+	kafka, d := r.clients.KafkaClient(ctx, doing)
+	if d.HasError() {
+		return
+	}
+	t, err := kafka.DescribeTopic(ctx, name)
+	switch {
+	case errors.Is(err, kafkaops.ErrTopicNotFound):
+		return // Read has removed it from state, or apply reports it
+	case err != nil:
+		diags.Append(r.clients.KafkaDiag(doing, err))
+		return
+	}
+	diags.Append(r.spec.refuseAdopting(ctx, kafka, t, doing)...)
 }
 
 // readInto refreshes m from the live topic; gone reports a missing topic

@@ -35,3 +35,29 @@ func (topicNameValidator) ValidateString(_ context.Context, req validator.String
 		resp.Diagnostics.Append(diagnostics.InvalidTopicName(req.Path, err))
 	}
 }
+
+var _ validator.String = topicNamePrefixValidator{}
+
+// topicNamePrefixValidator is kafkaops.CheckTopicNamePrefix as a schema
+// validator, for a listing's name_prefix.
+type topicNamePrefixValidator struct{}
+
+// TopicNamePrefix validates the start of a Kafka topic name at validate time.
+func TopicNamePrefix() validator.String { return topicNamePrefixValidator{} }
+
+func (topicNamePrefixValidator) Description(context.Context) string {
+	return "value must be the start of a Kafka topic name: up to 249 of a-z A-Z 0-9 . _ -"
+}
+
+func (v topicNamePrefixValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (topicNamePrefixValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := kafkaops.CheckTopicNamePrefix(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.Append(diagnostics.InvalidTopicNamePrefix(req.Path, err))
+	}
+}
