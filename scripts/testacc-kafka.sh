@@ -9,7 +9,8 @@
 #   races      internal/cleanup concurrent-apply tests (transactional fencing), the Java tool appending
 #              mid-apply, topics recreated mid-apply
 #   tf115      list resources (terraform query), the action and import by identity, which skip below
-#              Terraform 1.14, under Terraform 1.15.9 (scripts/terraform115.sh) on PLAINTEXT and SASL_SSL
+#              Terraform 1.14, under Terraform 1.14+ (scripts/terraform114.sh: the terraform on PATH
+#              when it is one, else 1.15.9 from TERRAFORM_115_GZ) on PLAINTEXT and SASL_SSL
 #   scram-512  the connection subset (auth_run below) on SASL_SSL, SCRAM-SHA-512,
 #              tls { ca_pem }
 #   mtls       the connection subset on SSL with a client certificate
@@ -112,12 +113,12 @@ acceptance() {
     -tags interop "${acceptance_pkgs[@]}"
 }
 
-# tf115: the tests of Terraform 1.14+ features under Terraform 1.15.9, on
-# the listener whose env is set.
+# tf115: the tests of Terraform 1.14+ features under Terraform 1.14 or later
+# (1.15.9 in CI), on the listener whose env is set.
 tf115_run='TestAccAdopt|TestAccQuery|TestAccApplyCleanupPlan'
 tf115() {
   local dir
-  dir=$(scripts/terraform115.sh) || return 1
+  dir=$(scripts/terraform114.sh) || return 1
   TF_ACC_TERRAFORM_PATH=$dir/terraform acceptance "$tf115_run"
 }
 

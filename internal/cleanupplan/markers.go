@@ -24,9 +24,9 @@ func FromMarkers(sourceRecoveryPoint string, markers []Marker) (Plan, error) {
 	}
 	for i, m := range markers {
 		if m.Legacy {
-			return Plan{}, fmt.Errorf("%w: marker %d is a bare partition-offset map written by a Flink Agents release before versioned markers; "+
-				"it does not name the physical topic, so it cannot authorize deletion. Run the job on a release that writes KafkaActionStateRecoveryMarker "+
-				"and take a new checkpoint or savepoint", ErrLegacyMarker, i)
+			return Plan{}, fmt.Errorf("%w: marker %d is a bare partition-offset map (the marker form before versioned markers); "+
+				"it does not name the physical topic, so it cannot authorize deletion. Run the job on a runtime that writes KafkaActionStateRecoveryMarker "+
+				"(the proposed plan/apply cleanup; no Flink Agents release up to 0.3.1 has it) and take a new checkpoint or savepoint", ErrLegacyMarker, i)
 		}
 		if m.SchemaVersion != SchemaVersion {
 			return Plan{}, fmt.Errorf("%w: marker %d has schema version %d; only %d is supported", ErrInconsistentMarkers, i, m.SchemaVersion, SchemaVersion)

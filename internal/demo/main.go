@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,17 +35,18 @@ const (
 )
 
 func main() {
-	if err := run(); err != nil {
+	repo, err := os.Getwd()
+	if err == nil {
+		err = run(repo)
+	}
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "\ndemo failed: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
-	repo, err := os.Getwd()
-	if err != nil {
-		return err
-	}
+// run is the demo from a checkout of the repository at repo.
+func run(repo string) error {
 	work, err := os.MkdirTemp("", "flinkagents-demo-")
 	if err != nil {
 		return err
@@ -235,18 +237,21 @@ func plain(line string) string {
 var colourCode = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // sh runs a command and shows its output, indented: what show keeps (nil:
-// all of it), or when the command fails what planView keeps.
+// all of it), or when the command fails what planView keeps of its standard
+// output. A failure's error carries the command's standard error, where
+// Terraform writes its diagnostics, so the demo ends on why a step failed
+// rather than only its exit status.
 func sh(dir string, env []string, show func([]string) []string, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(environ(os.Environ()), env...)
+	var all, stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(&all, &stdout), io.MultiWriter(&all, &stderr)
 	err := cmd.Run()
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(all.String()), "\n")
 	switch {
 	case err != nil:
-		lines = planView(lines) // a failure: all but the progress lines
+		lines = planView(strings.Split(strings.TrimSpace(stdout.String()), "\n"))
 	case show != nil:
 		lines = show(lines)
 	}
@@ -254,7 +259,8 @@ func sh(dir string, env []string, show func([]string) []string, name string, arg
 		fmt.Println("    │ " + line)
 	}
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", name, strings.Join(args, " "), err)
+		why := strings.TrimSpace(colourCode.ReplaceAllString(stderr.String(), ""))
+		return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, why)
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ var checkpointRefusals = []struct {
 	{checkpoint.ErrOperatorNotFound, "Operator Not Found In Checkpoint",
 		"Check operator_uid / operator_uid_hash against the operators the checkpoint holds, listed in the original error below, or omit both to find the operator holding recovery markers."},
 	{checkpoint.ErrStateNotFound, "Recovery Markers Not Found",
-		"The operator holds no union state named recoveryMarker: the job was not using the Kafka action-state store, or runs a Flink Agents release without recovery markers."},
+		"The operator holds no union state named recoveryMarker: the job was not using the Kafka action-state store, or runs a Flink Agents runtime without checkpoint-aligned cleanup (no release up to 0.3.1 has it: it is the proposed plan/apply cleanup)."},
 	{checkpoint.ErrUnknownKryoClass, "Unknown Serialized Class In Checkpoint",
 		"The markers were written with a Kryo configuration this reader does not know. If the job registers Kryo types or serializers " +
 			"(pipeline.serialization-config), they shift Kryo's registration IDs; remove registrations for java.util.HashMap and the marker class, or report the job's configuration."},

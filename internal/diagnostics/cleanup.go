@@ -40,7 +40,7 @@ var cleanupRefusals = []struct {
 		"Nothing was written or deleted. A record contradicts an earlier one; inspect the control topic and the tools that wrote it."},
 	{cleanupplan.ErrLegacyMarker, "Checkpoint Holds Legacy Recovery Markers",
 		"Legacy markers do not name the physical topic, so they cannot authorize deletion. " +
-			"Run the job on a Flink Agents release that writes KafkaActionStateRecoveryMarker and take a new checkpoint or savepoint."},
+			"Run the job on a Flink Agents runtime that writes KafkaActionStateRecoveryMarker (the proposed plan/apply cleanup; no release up to 0.3.1 has it) and take a new checkpoint or savepoint."},
 	{cleanupplan.ErrInconsistentMarkers, "Recovery Markers Disagree",
 		"The markers of this recovery point name different topics or partition sets; no single plan can be derived. Check the job's configuration."},
 	{cleanupplan.ErrMalformedPlan, "Malformed Cleanup Plan",
