@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -108,8 +109,9 @@ func parsePlan(m applyCleanupPlanModel, diags *diag.Diagnostics) (p cleanupplan.
 // offset outside the available range, a missing action-state topic. A
 // control topic that does not exist yet may be created in the same apply
 // (an action_trigger after it): the invocation then checks everything.
-// Terraform shows nothing of a planned action but its diagnostics, so a
-// plan an earlier run left COMMITTED is a warning.
+// Terraform shows nothing of a planned action but its diagnostics, so what
+// the invocation deletes, and a plan an earlier run left COMMITTED, are
+// warnings.
 func (a *applyCleanupPlan) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	var m applyCleanupPlanModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -141,6 +143,14 @@ func (a *applyCleanupPlan) ModifyPlan(ctx context.Context, req action.ModifyPlan
 	} else if pv.Status == cleanupplan.StatusCommitted {
 		resp.Diagnostics.Append(diagnostics.UnfinishedBeforeInvoke(control, p.ID(), cleanupplan.Operation{PlanID: p.ID(), Status: pv.Status, Plan: p}))
 	}
+	summaries := tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast).Elements()
+	lines := make([]string, 0, len(summaries))
+	for _, part := range p.Offsets.Partitions() {
+		if line, ok := summaries[strconv.FormatInt(int64(part), 10)].(types.String); ok {
+			lines = append(lines, fmt.Sprintf("  %d: %s", part, line.ValueString()))
+		}
+	}
+	resp.Diagnostics.Append(diagnostics.CleanupPlanReview(p.ID(), p.Topic, pv.RecordsToDelete, lines))
 }
 
 // Invoke runs the protocol, telling each milestone as progress.

@@ -101,6 +101,22 @@ func TestAccApplyCleanupPlanInvoke(t *testing.T) {
 	writePlan(t, w, first)
 	w.Terraform("init")
 
+	// The plan tells how many records the invocation deletes, in all and
+	// per partition (Terraform shows an action's warnings and nothing else).
+	review := oneLine(w.Terraform("plan", "-invoke=action.flinkagents_apply_cleanup_plan.first"), nil)
+	for _, want := range []string{
+		"Warning: Cleanup Plan Deletes 18 Records",
+		"applies cleanup plan " + first.ID() + ": it deletes 18 records from topic " + fmt.Sprintf("%q", p.data),
+		"0: deletes 6 records from offset 0 1: deletes 6 records from offset 0 2: deletes 6 records from offset 0",
+	} {
+		if !strings.Contains(review, want) {
+			t.Errorf("the plan of the invocation does not say %q:\n%s", want, review)
+		}
+	}
+	if strings.Contains(review, "COMMITTED But Not APPLIED") {
+		t.Errorf("a control topic with nothing recorded was reported unfinished:\n%s", review)
+	}
+
 	out := string(w.Terraform("apply", "-auto-approve", "-invoke=action.flinkagents_apply_cleanup_plan.first"))
 	for _, want := range []string{
 		"recording plan " + first.ID() + " COMMITTED",
@@ -170,6 +186,7 @@ func TestAccApplyCleanupPlanResumes(t *testing.T) {
 		"Warning: Cleanup Plan COMMITTED But Not APPLIED",
 		fmt.Sprintf("Control topic %q records cleanup plan %s for topic %q (from s3://ckpt/orders/chk-40) as COMMITTED and not APPLIED", p.control, pl.ID(), p.data),
 		"Invoking this action (terraform apply -invoke=action.flinkagents_apply_cleanup_plan.<name>) resumes it",
+		"Warning: Cleanup Plan Deletes 12 Records",
 	} {
 		if !strings.Contains(warned, want) {
 			t.Errorf("the plan of the unfinished plan does not say %q:\n%s", want, warned)

@@ -2,6 +2,7 @@ package diagnostics
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -68,4 +69,23 @@ func CleanupPlanInterrupted(op, planID string, committed bool, err error) diag.D
 	return diag.NewErrorDiagnostic("Cleanup Plan Interrupted",
 		detail(op+", Terraform stopped the action before it finished",
 			state+" Invoke the action again with the same plan to finish it ("+InvokeCommand+"). "+resumeSteps, err))
+}
+
+// CleanupPlanReview tells, at the plan of a flinkagents_apply_cleanup_plan
+// action, what invoking it deletes: records in all, and one line per
+// partition as the boundary resource's partitions attribute reads. A
+// warning only because Terraform shows a planned action's diagnostics and
+// nothing else of it.
+func CleanupPlanReview(planID, topic string, records int64, partitions []string) diag.Diagnostic {
+	summary := "Cleanup Plan Deletes No Records"
+	switch {
+	case records == 1:
+		summary = "Cleanup Plan Deletes 1 Record"
+	case records > 1:
+		summary = fmt.Sprintf("Cleanup Plan Deletes %d Records", records)
+	}
+	return diag.NewWarningDiagnostic(summary,
+		fmt.Sprintf("Invoking the action applies cleanup plan %s: it deletes %d records from topic %q, by partition:\n%s\n\n"+
+			"This is the review of the invocation, not a problem: Terraform shows a planned action's warnings and "+
+			"no other output from the provider.", planID, records, topic, strings.Join(partitions, "\n")))
 }
