@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
@@ -108,6 +109,9 @@ func parsePlan(m applyCleanupPlanModel, diags *diag.Diagnostics) (p cleanupplan.
 // offset outside the available range, a missing action-state topic. A
 // control topic that does not exist yet may be created in the same apply
 // (an action_trigger after it): the invocation then checks everything.
+// Terraform shows nothing of a planned action but its diagnostics, so what
+// the invocation deletes, and a plan an earlier run left COMMITTED, are
+// warnings.
 func (a *applyCleanupPlan) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	var m applyCleanupPlanModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -124,14 +128,29 @@ func (a *applyCleanupPlan) ModifyPlan(ctx context.Context, req action.ModifyPlan
 	if diags.HasError() {
 		return // a provider configuration known only at apply: the invocation reports it
 	}
-	_, err := cleanup.PreviewApply(ctx, kafka, p, control)
+	pv, err := cleanup.PreviewApply(ctx, kafka, p, control)
 	if opErr, isOp := errors.AsType[*kafkaops.OpError](err); isOp && opErr.Topic == control && errors.Is(err, kafkaops.ErrTopicNotFound) {
 		tflog.Info(ctx, "apply_cleanup_plan: control topic does not exist yet; the invocation checks the plan", map[string]any{"control_topic": control})
 		return
 	}
 	if err != nil {
 		resp.Diagnostics.Append(a.clients.CleanupDiag(op, err))
+		return
 	}
+	// An interrupted invocation cannot say so (see Invoke): its next plan does.
+	if pv.Latest.Status == cleanupplan.StatusCommitted {
+		resp.Diagnostics.Append(diagnostics.UnfinishedBeforeInvoke(control, p.ID(), pv.Latest))
+	} else if pv.Status == cleanupplan.StatusCommitted {
+		resp.Diagnostics.Append(diagnostics.UnfinishedBeforeInvoke(control, p.ID(), cleanupplan.Operation{PlanID: p.ID(), Status: pv.Status, Plan: p}))
+	}
+	summaries := tfconv.PartitionSummaries(p.Offsets, pv.Target, pv.Ranges, pv.GonePast).Elements()
+	lines := make([]string, 0, len(summaries))
+	for _, part := range p.Offsets.Partitions() {
+		if line, ok := summaries[strconv.FormatInt(int64(part), 10)].(types.String); ok {
+			lines = append(lines, fmt.Sprintf("  %d: %s", part, line.ValueString()))
+		}
+	}
+	resp.Diagnostics.Append(diagnostics.CleanupPlanReview(p.ID(), p.Topic, pv.RecordsToDelete, lines))
 }
 
 // Invoke runs the protocol, telling each milestone as progress.
@@ -155,8 +174,11 @@ func (a *applyCleanupPlan) Invoke(ctx context.Context, req action.InvokeRequest,
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
+	// Once Terraform stops the run, terraform-plugin-go ends the stream at
+	// the next event and nothing reads progress any more: a send then would
+	// block this invocation for good.
 	send := func(msg string) {
-		if resp.SendProgress != nil {
+		if resp.SendProgress != nil && ctx.Err() == nil {
 			resp.SendProgress(action.InvokeProgressEvent{Message: msg})
 		}
 	}
@@ -170,6 +192,14 @@ func (a *applyCleanupPlan) Invoke(ctx context.Context, req action.InvokeRequest,
 			}
 		},
 	})
+	if err != nil && ctx.Err() != nil {
+		// Terraform does not show this (terraform-plugin-go drops every
+		// event after a stop); the log and the next plan's warning do.
+		d := diagnostics.CleanupPlanInterrupted(op, p.ID(), res.Committed, err)
+		tflog.Error(ctx, d.Summary()+": "+d.Detail())
+		resp.Diagnostics.Append(d)
+		return
+	}
 	if err != nil {
 		resp.Diagnostics.Append(a.clients.CleanupDiag(op, err))
 		return
@@ -187,7 +217,8 @@ func progressMessage(step string, fields map[string]any, p cleanupplan.Plan, con
 	case "append COMMITTED":
 		return fmt.Sprintf("recording plan %s COMMITTED in %q", p.ID(), control), true
 	case cleanup.StepCommitted:
-		return fmt.Sprintf("COMMITTED: the runtime now refuses restores below the boundary of plan %s", p.ID()), true
+		return fmt.Sprintf("COMMITTED: the runtime now refuses restores below the boundary of plan %s "+
+			"(a run stopped before APPLIED is finished by invoking the action again)", p.ID()), true
 	case cleanup.StepResumed:
 		return fmt.Sprintf("plan %s was COMMITTED already (an interrupted apply): resuming", p.ID()), true
 	case "delete records":

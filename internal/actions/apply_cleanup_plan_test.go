@@ -6,7 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
@@ -97,6 +101,22 @@ func TestAccApplyCleanupPlanInvoke(t *testing.T) {
 	writePlan(t, w, first)
 	w.Terraform("init")
 
+	// The plan tells how many records the invocation deletes, in all and
+	// per partition (Terraform shows an action's warnings and nothing else).
+	review := oneLine(w.Terraform("plan", "-invoke=action.flinkagents_apply_cleanup_plan.first"), nil)
+	for _, want := range []string{
+		"Warning: Cleanup Plan Deletes 18 Records",
+		"applies cleanup plan " + first.ID() + ": it deletes 18 records from topic " + fmt.Sprintf("%q", p.data),
+		"0: deletes 6 records from offset 0 1: deletes 6 records from offset 0 2: deletes 6 records from offset 0",
+	} {
+		if !strings.Contains(review, want) {
+			t.Errorf("the plan of the invocation does not say %q:\n%s", want, review)
+		}
+	}
+	if strings.Contains(review, "COMMITTED But Not APPLIED") {
+		t.Errorf("a control topic with nothing recorded was reported unfinished:\n%s", review)
+	}
+
 	out := string(w.Terraform("apply", "-auto-approve", "-invoke=action.flinkagents_apply_cleanup_plan.first"))
 	for _, want := range []string{
 		"recording plan " + first.ID() + " COMMITTED",
@@ -158,6 +178,28 @@ func TestAccApplyCleanupPlanResumes(t *testing.T) {
 	w.Write("main.tf", actionConfig(e, p.control, ""))
 	writePlan(t, w, pl)
 	w.Terraform("init")
+
+	// Its plan names the unfinished plan and the command that finishes it,
+	// and so does the plan of a newer one.
+	warned := oneLine(w.Terraform("plan", "-invoke=action.flinkagents_apply_cleanup_plan.first"), nil)
+	for _, want := range []string{
+		"Warning: Cleanup Plan COMMITTED But Not APPLIED",
+		fmt.Sprintf("Control topic %q records cleanup plan %s for topic %q (from s3://ckpt/orders/chk-40) as COMMITTED and not APPLIED", p.control, pl.ID(), p.data),
+		"Invoking this action (terraform apply -invoke=action.flinkagents_apply_cleanup_plan.<name>) resumes it",
+		"Warning: Cleanup Plan Deletes 12 Records",
+	} {
+		if !strings.Contains(warned, want) {
+			t.Errorf("the plan of the unfinished plan does not say %q:\n%s", want, warned)
+		}
+	}
+	newer := p.plan(t, "s3://ckpt/orders/chk-41", 5)
+	writePlan(t, w, newer)
+	warned = oneLine(w.Terraform("plan", "-invoke=action.flinkagents_apply_cleanup_plan.first"), nil)
+	if want := "commits plan " + newer.ID() + ", deletes below it and records APPLIED for both plans, which finishes plan " + pl.ID() + " too"; !strings.Contains(warned, want) {
+		t.Errorf("the plan of a newer plan does not say %q:\n%s", want, warned)
+	}
+	writePlan(t, w, pl)
+
 	out := string(w.Terraform("apply", "-auto-approve", "-invoke=action.flinkagents_apply_cleanup_plan.first"))
 	if !strings.Contains(out, "COMMITTED already (an interrupted apply): resuming") || !strings.Contains(out, "Cleanup plan "+pl.ID()+" is APPLIED") {
 		t.Errorf("the resumed invocation:\n%s", out)
@@ -167,6 +209,9 @@ func TestAccApplyCleanupPlanResumes(t *testing.T) {
 	}
 	if got := p.statuses(t); len(got) != 1 || got[0] != "APPLIED:"+pl.ID() {
 		t.Errorf("control topic history %q", got)
+	}
+	if again := oneLine(w.Terraform("plan", "-invoke=action.flinkagents_apply_cleanup_plan.first"), nil); strings.Contains(again, "COMMITTED But Not APPLIED") {
+		t.Errorf("the finished plan is still reported unfinished:\n%s", again)
 	}
 }
 
@@ -246,5 +291,80 @@ func TestAccApplyCleanupPlanRefusals(t *testing.T) {
 	msg = oneLine(w.TerraformErr("validate"))
 	if !strings.Contains(msg, "Malformed Cleanup Plan") {
 		t.Errorf("a malformed plan:\n%s", msg)
+	}
+}
+
+// TestAccApplyCleanupPlanInterrupted: Ctrl-C while the invocation waits on
+// DeleteRecords, after COMMITTED. terraform-plugin-go v0.31.0 ends the
+// InvokeAction stream without the provider's completed event once Terraform
+// has stopped the provider (tf6server's InvokeAction returns nil when its
+// context is done), and Terraform 1.15 takes a stream that ends without one
+// for success: the run prints "Apply complete!" and exits 0 while the plan
+// is only COMMITTED. The provider cannot change that exit; the test holds
+// what it can: the last progress line names COMMITTED and how to finish,
+// the next plan of the action warns naming the plan and the command, and
+// invoking again finishes it. Should the exit become non-zero, it must
+// carry the provider's "Cleanup Plan Interrupted".
+func TestAccApplyCleanupPlanInterrupted(t *testing.T) {
+	acctest.SkipBelowCLI(t, 1, 14, "actions")
+	e := acctest.NewInProcess(t)
+	p := newPair(t, e)
+	interrupt := make(chan struct{})
+	var once sync.Once
+	var silent atomic.Bool
+	silent.Store(true)
+	e.Cluster.ControlKey(int16(kmsg.DeleteRecords), func(kmsg.Request) (kmsg.Response, error, bool) {
+		e.Cluster.KeepControl()
+		if !silent.Load() {
+			return nil, nil, false
+		}
+		once.Do(func() { close(interrupt) })
+		return nil, nil, true // taken and never answered: the apply waits here, after COMMITTED
+	})
+	pl := p.plan(t, "s3://ckpt/orders/chk-50", 7)
+	w := e.Workdir()
+	w.Write("main.tf", actionConfig(e, p.control, ""))
+	writePlan(t, w, pl)
+	w.Terraform("init")
+
+	out, err := w.TerraformInterrupted(interrupt, "apply", "-auto-approve", "-invoke=action.flinkagents_apply_cleanup_plan.first")
+	select {
+	case <-interrupt:
+	default:
+		t.Fatalf("the invocation ended before DeleteRecords: %v\n%s", err, out)
+	}
+	msg := oneLine(out, err)
+	t.Logf("interrupted invocation: %s", msg)
+	if !strings.Contains(msg, "COMMITTED: the runtime now refuses restores below the boundary of plan "+pl.ID()+" (a run stopped before APPLIED is finished by invoking the action again)") {
+		t.Errorf("the interrupted run's last progress does not say how to finish:\n%s", msg)
+	}
+	if strings.Contains(msg, "is APPLIED") {
+		t.Errorf("the interrupted run claims the plan APPLIED:\n%s", msg)
+	}
+	if err != nil && !strings.Contains(msg, "Cleanup Plan Interrupted") {
+		t.Errorf("the interrupted run failed without saying the plan is unfinished:\n%s", msg)
+	}
+	if err == nil {
+		t.Logf("as terraform-plugin-go v0.31.0 makes it: the interrupted invocation exited 0 (%v)", strings.Contains(msg, "Apply complete!"))
+	}
+	if got := p.statuses(t); len(got) != 1 || got[0] != "COMMITTED:"+pl.ID() {
+		t.Fatalf("control topic history after the interrupt %q, want only COMMITTED", got)
+	}
+	if got, want := p.starts(), "0=0 1=0 2=0"; got != want {
+		t.Errorf("start offsets %s after the interrupt, want %s", got, want)
+	}
+
+	warned := oneLine(w.Terraform("plan", "-invoke=action.flinkagents_apply_cleanup_plan.first"), nil)
+	if !strings.Contains(warned, "Cleanup Plan COMMITTED But Not APPLIED") || !strings.Contains(warned, pl.ID()) ||
+		!strings.Contains(warned, "terraform apply -invoke=action.flinkagents_apply_cleanup_plan.<name>") {
+		t.Errorf("the next plan does not name the unfinished plan and the command:\n%s", warned)
+	}
+	silent.Store(false)
+	done := string(w.Terraform("apply", "-auto-approve", "-invoke=action.flinkagents_apply_cleanup_plan.first"))
+	if !strings.Contains(done, "Cleanup plan "+pl.ID()+" is APPLIED") {
+		t.Errorf("invoking again did not finish the plan:\n%s", done)
+	}
+	if got, want := p.starts(), "0=7 1=7 2=7"; got != want {
+		t.Errorf("start offsets %s after finishing, want %s", got, want)
 	}
 }

@@ -17,6 +17,9 @@ type Preview struct {
 	ControlTopicID string
 	// Status is the plan's recorded status, "" when not recorded.
 	Status cleanupplan.Status
+	// Latest is the most recently recorded plan at its latest status (zero
+	// when none): COMMITTED there means an apply of it was interrupted.
+	Latest cleanupplan.Operation
 	// Ranges lists, per partition, what the apply would delete.
 	Ranges []Range
 	// RecordsToDelete is the sum of the ranges.
@@ -51,6 +54,7 @@ func preview(ctx context.Context, k Kafka, plan cleanupplan.Plan, controlTopic s
 		return pv, fmt.Errorf("control topic %q: %w", controlTopic, err)
 	}
 	pv.Boundary = log.Boundary()
+	pv.Latest, _ = log.Latest()
 	op, recorded := log.Lookup(plan.ID())
 	if recorded {
 		pv.Status = op.Status

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/provider/providerdata"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
@@ -49,7 +51,8 @@ func (d *cleanupBoundaryDataSource) Metadata(_ context.Context, req datasource.M
 func (d *cleanupBoundaryDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The cleanup history recorded in a control topic, validated with the runtime's rules (no tombstones, " +
-			"one topic and partition set, comparable plans). Fails when the history is inconsistent, as a restore would.",
+			"one topic and partition set, comparable plans). Fails when the history is inconsistent, as a restore would. " +
+			"Warns when the latest plan is only COMMITTED (an interrupted apply).",
 		Attributes: map[string]schema.Attribute{
 			"control_topic": schema.StringAttribute{Required: true, MarkdownDescription: "The control topic.",
 				Validators: []validator.String{tfconv.TopicName()}},
@@ -111,6 +114,9 @@ func (d *cleanupBoundaryDataSource) Read(ctx context.Context, req datasource.Rea
 	m.LatestPlanID = types.StringNull()
 	if latest, ok := log.Latest(); ok {
 		m.LatestPlanID = types.StringValue(latest.PlanID)
+		if latest.Status == cleanupplan.StatusCommitted {
+			resp.Diagnostics.Append(diagnostics.UnfinishedCleanupPlan(control, latest))
+		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

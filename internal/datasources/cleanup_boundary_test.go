@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -107,4 +108,46 @@ func TestAccCleanupBoundaryDataSourceRefusesTopicName(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Invalid Kafka Topic Name.*control_topic.*"\.\." is refused by Kafka`),
 		}},
 	})
+}
+
+// TestAccCleanupBoundaryDataSourceWarnsUnfinished: a latest plan only
+// COMMITTED (an apply interrupted after its commit, which an invoked action
+// cannot report) is named in a warning with how to finish it; once APPLIED
+// the warning is gone.
+func TestAccCleanupBoundaryDataSourceWarnsUnfinished(t *testing.T) {
+	e := acctest.New(t)
+	data, control := e.Name("ds-action-state"), e.Name("ds-control")
+	id := e.CreateTopic(data, 2, cleanup.DataTopicSettings)
+	e.CreateTopic(control, 1, map[string]string{"cleanup.policy": "compact"})
+	e.Produce(data, 2, 10)
+	p, err := cleanupplan.New("s3://ckpt/orders/chk-3", data, id, cleanupplan.Offsets{0: 3, 1: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, p)
+	if _, err := e.AppendControl(ctx, control, key, value); err != nil {
+		t.Fatal(err)
+	}
+	w := e.Workdir()
+	w.Write("main.tf", e.CLIProvider()+fmt.Sprintf("data \"flinkagents_cleanup_boundary\" \"b\" {\n  control_topic = %q\n}\n", control))
+	w.Terraform("init")
+	out := strings.Join(strings.Fields(string(w.Terraform("plan"))), " ")
+	for _, want := range []string{
+		"Warning: Cleanup Plan COMMITTED But Not APPLIED",
+		fmt.Sprintf("Control topic %q records cleanup plan %s for topic %q (from s3://ckpt/orders/chk-3) as COMMITTED and not APPLIED", control, p.ID(), data),
+		"invoking again the action that applied it (terraform apply -invoke=action.flinkagents_apply_cleanup_plan.<name>)",
+		"terraform apply of the flinkagents_cleanup_boundary that planned it",
+		"apply --plan FILE --control-topic " + control,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the data source does not say %q:\n%s", want, out)
+		}
+	}
+	if _, err := cleanup.Apply(ctx, e.Admin, cleanup.Request{Plan: p, ControlTopic: control}); err != nil {
+		t.Fatal(err)
+	}
+	if out := string(w.Terraform("plan")); strings.Contains(out, "Warning") {
+		t.Errorf("an APPLIED plan still warns:\n%s", out)
+	}
 }
