@@ -81,8 +81,11 @@ var cleanupRefusals = []struct {
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
 		"Grant the ACL named below to the principal Terraform uses, then plan again. " + requiredPermissionsHint},
 	{kafkaops.ErrFenced, "Another Apply Of This Control Topic Is Running",
-		"Another Terraform run (or workspace) started applying a boundary to the same control topic after this one, so Kafka fenced this one's transaction; " +
-			"its records are aborted and nothing below a new boundary was deleted by it. Wait for the other run, then plan again: the plan will show the boundary it recorded."},
+		"Another Terraform run (a workspace, or another action_trigger of the same apply) started applying to the same control topic after this one, " +
+			"so Kafka fenced this one's transaction: what that transaction appended is aborted, and no reader sees it. This run then waited for the other, " +
+			"and the other did not finish this run's plan: it recorded another plan, or had not recorded this one APPLIED in time (the error below says which, " +
+			"and whether this run had deleted records before it was fenced). Wait for the other run, then plan again: the plan shows what it recorded, " +
+			"and applying the same plan again resumes it."},
 	{cleanup.ErrDeleteNotEffective, "Records Below The Boundary Remain",
 		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion."},
 }
