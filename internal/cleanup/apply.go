@@ -77,7 +77,7 @@ func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
 	case a.appending:
 		outcome = "The COMMITTED record may have landed; once the permission is granted, the next apply resumes from it or commits anew"
 	}
-	return res, explainRefusal(err, permissions.Input{ActionStateTopic: a.plan.Topic, ControlTopic: req.ControlTopic}, outcome)
+	return res, a.sayWritten(explainRefusal(err, permissions.Input{ActionStateTopic: a.plan.Topic, ControlTopic: req.ControlTopic}, outcome))
 }
 
 type applier struct {

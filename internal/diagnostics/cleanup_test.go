@@ -144,3 +144,21 @@ func TestControlTopicKeptChanging(t *testing.T) {
 	d := FromCleanupError(op, err)
 	assertShape(t, d, "Control Topic Kept Changing During The Apply", "KafkaActionStateCleanupTool", err)
 }
+
+// A refusal met after the apply's own COMMITTED (the Java tool recorded a
+// crossing plan between the apply's re-read and its commit) says what the
+// apply wrote, never "Nothing was written or deleted".
+func TestRefusalAfterCommitSaysWhatWasWritten(t *testing.T) {
+	refusal := fmt.Errorf("control topic %q: %w: plans a and b cross", "orders-cleanup", cleanupplan.ErrIncomparablePlans)
+	written := "Before this, the apply recorded plan abc as COMMITTED in the control topic with ID X"
+	d := FromCleanupError(op, &cleanup.WrittenBeforeError{Written: written, Err: refusal})
+	if d.Summary() != "Control Topic Holds Incomparable Plans" {
+		t.Errorf("summary %q", d.Summary())
+	}
+	if strings.Contains(d.Detail(), "Nothing was written") || !strings.Contains(d.Detail(), written+"; nothing else was written or deleted.") {
+		t.Errorf("detail does not say what was written:\n%s", d.Detail())
+	}
+	if d := FromCleanupError(op, refusal); !strings.Contains(d.Detail(), "Nothing was written or deleted. Two recorded plans cross") {
+		t.Errorf("a refusal before anything was written lost its outcome:\n%s", d.Detail())
+	}
+}
