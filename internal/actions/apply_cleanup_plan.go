@@ -130,7 +130,7 @@ func (a *applyCleanupPlan) ModifyPlan(ctx context.Context, req action.ModifyPlan
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(a.clients.CleanupDiag(op, err))
+		resp.Diagnostics.Append(a.clients.ActionCleanupDiag(op, err))
 	}
 }
 
@@ -171,7 +171,7 @@ func (a *applyCleanupPlan) Invoke(ctx context.Context, req action.InvokeRequest,
 		},
 	})
 	if err != nil {
-		resp.Diagnostics.Append(a.clients.CleanupDiag(op, err))
+		resp.Diagnostics.Append(a.clients.ActionCleanupDiag(op, err))
 		return
 	}
 	for _, rg := range res.Deleted {
