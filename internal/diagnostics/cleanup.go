@@ -130,6 +130,9 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 				"bootstrap_servers; create the control topic with flinkagents_cleanup_control_topic (one partition, cleanup.policy=compact). "+
 				"A topic created a moment ago may not be known to every broker yet: run again.", err))
 	}
+	if refused, ok := errors.AsType[*cleanup.PermissionError](err); ok {
+		return missingCleanupPermission(op, refused, err)
+	}
 	// Before the refusals: it may also match ErrPartitionSetChanged (the
 	// topic may have gained partitions), but names what to fix.
 	if missing, ok := errors.AsType[*cleanupplan.MissingPartitionsError](err); ok {
