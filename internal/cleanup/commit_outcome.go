@@ -2,6 +2,7 @@ package cleanup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,6 +29,11 @@ const commitRecheckTimeout = 15 * time.Second
 // within kafkaops.ControlTxnTimeout), or unknown.
 func (a *applier) commitFailed(ctx context.Context, writes cleanupplan.Status, appended []string, err error) error {
 	what := strings.Join(appended, " and ")
+	if errors.Is(err, kafkaops.ErrFenced) {
+		// Fenced: the coordinator aborted it, and whatever the history
+		// shows now is the other applier's (finishedByAnother reads it).
+		return fmt.Errorf("committing the transaction on control topic %q that appended %s: it was aborted: %w", a.req.ControlTopic, what, err)
+	}
 	read, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitRecheckTimeout)
 	defer cancel()
 	log, readErr := readHistory(read, a.k, a.req.ControlTopic)

@@ -19,6 +19,9 @@ import (
 type pausingKafka struct {
 	Kafka
 	atAppend bool
+	// atCommit holds it right before its first commit instead (after
+	// its append and the re-read), its COMMITTED in an open transaction.
+	atCommit bool
 	once     sync.Once
 	begun    chan struct{}
 	release  chan struct{}
@@ -36,7 +39,7 @@ func (p *pausingKafka) BeginControlTxn(ctx context.Context, topic string) (kafka
 	if err != nil {
 		return nil, err
 	}
-	if !p.atAppend {
+	if !p.atAppend && !p.atCommit {
 		p.pause()
 	}
 	return &pausingTxn{ControlTxn: txn, p: p}, nil
@@ -45,6 +48,13 @@ func (p *pausingKafka) BeginControlTxn(ctx context.Context, topic string) (kafka
 type pausingTxn struct {
 	kafkaops.ControlTxn
 	p *pausingKafka
+}
+
+func (t *pausingTxn) Commit(ctx context.Context) error {
+	if t.p.atCommit {
+		t.p.pause()
+	}
+	return t.ControlTxn.Commit(ctx)
 }
 
 func (t *pausingTxn) Append(ctx context.Context, key, value []byte) error {
@@ -156,22 +166,29 @@ func TestRacingAppliesKeepAChain(t *testing.T) {
 // The other run either finishes before the fenced one looks, or is still
 // between its deletion and its APPLIED, and the fenced one waits for it.
 func TestTwoAppliesOfTheSamePlanBothSucceed(t *testing.T) {
-	for _, otherHeld := range []bool{false, true} {
-		name := "other run done first"
-		if otherHeld {
-			name = "other run still finishing"
+	for _, atCommit := range []bool{false, true} {
+		for _, otherHeld := range []bool{false, true} {
+			name := "fenced at its append/"
+			if atCommit {
+				name = "fenced at its commit/"
+			}
+			if otherHeld {
+				name += "other run still finishing"
+			} else {
+				name += "other run done first"
+			}
+			t.Run(name, func(t *testing.T) { raceSamePlan(t, atCommit, otherHeld) })
 		}
-		t.Run(name, func(t *testing.T) { raceSamePlan(t, otherHeld) })
 	}
 }
 
-func raceSamePlan(t *testing.T, otherHeld bool) {
+func raceSamePlan(t *testing.T, atCommit, otherHeld bool) {
 	e := newEnvAnyBroker(t, 2, 20)
 	ctx := context.Background()
 	p := e.plan("s3://ckpt/job/chk-7", func(part int32) int64 { return []int64{10, 6}[part] })
 
 	slowDeletes := &countingDeletes{Kafka: e.newClient()}
-	slow := &pausingKafka{Kafka: slowDeletes, atAppend: true, begun: make(chan struct{}), release: make(chan struct{})}
+	slow := &pausingKafka{Kafka: slowDeletes, atAppend: !atCommit, atCommit: atCommit, begun: make(chan struct{}), release: make(chan struct{})}
 	waiting := make(chan struct{})
 	var waitingOnce sync.Once
 	var resA Result
@@ -188,7 +205,7 @@ func raceSamePlan(t *testing.T, otherHeld bool) {
 			}
 		}})
 	}()
-	<-slow.begun // A validated the plan as not recorded and is about to append COMMITTED
+	<-slow.begun // A validated the plan as not recorded and is about to append (or commit) COMMITTED
 
 	otherDeletes := &countingDeletes{Kafka: e.newClient()}
 	other := &holdingBeforeApplied{Kafka: otherDeletes, held: make(chan struct{}), release: make(chan struct{})}
