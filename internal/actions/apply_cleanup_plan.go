@@ -134,7 +134,7 @@ func (a *applyCleanupPlan) ModifyPlan(ctx context.Context, req action.ModifyPlan
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(a.clients.CleanupDiag(op, err))
+		resp.Diagnostics.Append(a.clients.ActionCleanupDiag(op, err))
 		return
 	}
 	// An interrupted invocation cannot say so (see Invoke): its next plan does.
@@ -201,7 +201,7 @@ func (a *applyCleanupPlan) Invoke(ctx context.Context, req action.InvokeRequest,
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.Append(a.clients.CleanupDiag(op, err))
+		resp.Diagnostics.Append(a.clients.ActionCleanupDiag(op, err))
 		return
 	}
 	for _, rg := range res.Deleted {
@@ -231,6 +231,10 @@ func progressMessage(step string, fields map[string]any, p cleanupplan.Plan, con
 		return fmt.Sprintf("APPLIED recorded in %q", control), true
 	case cleanup.StepAlreadyApplied:
 		return fmt.Sprintf("plan %s was APPLIED already: nothing to write or delete", p.ID()), true
+	case cleanup.StepAwaitingOtherApplier:
+		return fmt.Sprintf("another run applying to %q fenced this one: waiting for it", control), true
+	case cleanup.StepAppliedByAnother:
+		return fmt.Sprintf("plan %s was applied by another run", p.ID()), true
 	}
 	return "", false
 }

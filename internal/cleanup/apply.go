@@ -2,8 +2,10 @@ package cleanup
 
 import (
 	"context"
+	"errors"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
@@ -28,6 +30,12 @@ type Result struct {
 	// another writer during it) with nothing readable below it; this call
 	// recorded and deleted nothing.
 	AlreadyApplied bool
+	// AppliedByAnother: another applier of the same control topic fenced
+	// this one's transaction and recorded the plan APPLIED (or finished it
+	// meanwhile), with nothing readable below it; this call found it so
+	// and wrote nothing more. Deleted lists what this call itself deleted
+	// before it was fenced, if anything.
+	AppliedByAnother bool
 	// Resumed: the plan was found COMMITTED (an earlier apply stopped
 	// between commit and APPLIED, or another writer recorded it during this
 	// call) and this call finished it.
@@ -58,6 +66,9 @@ type Result struct {
 func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
 	a := applier{k: k, req: req, plan: req.Plan, id: req.Plan.ID()}
 	res, err := a.run(ctx)
+	if errors.Is(err, kafkaops.ErrFenced) {
+		res, err = a.finishedByAnother(ctx, res, err)
+	}
 	res.Committed = a.committed
 	outcome := nothingChanged
 	switch {
@@ -66,7 +77,7 @@ func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
 	case a.appending:
 		outcome = "The COMMITTED record may have landed; once the permission is granted, the next apply resumes from it or commits anew"
 	}
-	return res, explainRefusal(err, permissions.Input{ActionStateTopic: a.plan.Topic, ControlTopic: req.ControlTopic}, outcome)
+	return res, a.sayWritten(explainRefusal(err, permissions.Input{ActionStateTopic: a.plan.Topic, ControlTopic: req.ControlTopic}, outcome))
 }
 
 type applier struct {
@@ -85,6 +96,8 @@ type applier struct {
 	committedHere bool
 	// controlID is the control topic's ID every append must still find.
 	controlID string
+	// lastRead is the history as this apply last read and validated it.
+	lastRead *cleanupplan.Log
 	// deleted is what this apply's DeleteRecords asked for, once the
 	// topic's ID was read unchanged right after it; nil before.
 	deleted cleanupplan.Offsets

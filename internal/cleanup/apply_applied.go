@@ -20,7 +20,7 @@ import (
 // COMMITTED after an APPLIED of one plan, needs a COMMITTED above these
 // records, which no read before the commit can see.
 func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) error {
-	_, err := a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", false, func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
+	_, err := a.inTxn(ctx, "to record APPLIED (records are deleted; re-run apply to record it)", cleanupplan.StatusApplied, false, func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
 		var appended []string
 		for _, op := range log.Operations() {
 			if op.Status != cleanupplan.StatusCommitted || !covers(target, op.Plan.Offsets) {

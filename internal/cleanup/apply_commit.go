@@ -52,7 +52,7 @@ func (a *applier) commitNew(ctx context.Context, log *cleanupplan.Log) (*cleanup
 // transaction commits, is the point of no return.
 func (a *applier) commit(ctx context.Context) (changed *cleanupplan.Log, err error) {
 	var recorded *cleanupplan.Log
-	changed, err = a.inTxn(ctx, "for plan "+a.id+" (nothing was written or deleted; re-run apply)", true, func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
+	changed, err = a.inTxn(ctx, "for plan "+a.id+" (nothing was written or deleted; re-run apply)", cleanupplan.StatusCommitted, true, func(txn kafkaops.ControlTxn, log *cleanupplan.Log) ([]string, error) {
 		if _, ok := log.Lookup(a.id); ok {
 			recorded = log // another applier recorded this very plan meanwhile: resume it
 			return nil, nil

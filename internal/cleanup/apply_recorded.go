@@ -17,6 +17,7 @@ func (a *applier) readHistory(ctx context.Context) (*cleanupplan.Log, error) {
 	if err := log.ValidateFor(a.plan.Topic, a.plan.TopicID, a.plan.Offsets); err != nil {
 		return nil, fmt.Errorf("control topic %q: %w", a.req.ControlTopic, err)
 	}
+	a.lastRead = log
 	return log, nil
 }
 

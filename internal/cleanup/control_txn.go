@@ -31,7 +31,11 @@ import (
 // them. With recheck set, the history is read again beside the second ID
 // check, and one that changed since fn validated it aborts the
 // transaction: changed is that history, for the caller to decide again on.
-func (a *applier) inTxn(ctx context.Context, why string, recheck bool, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended []string, err error)) (changed *cleanupplan.Log, err error) {
+//
+// writes is the status the transaction records for this apply's plan: a
+// commit that fails is followed by a re-read of the history, which tells
+// whether it landed all the same (commitFailed).
+func (a *applier) inTxn(ctx context.Context, why string, writes cleanupplan.Status, recheck bool, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended []string, err error)) (changed *cleanupplan.Log, err error) {
 	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
 	if err != nil {
 		return nil, fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
@@ -59,7 +63,7 @@ func (a *applier) inTxn(ctx context.Context, why string, recheck bool, fn func(k
 		if errors.Is(err, kafkaops.ErrTopicReplaced) {
 			return nil, a.controlRecreatedDuringCommit(appended, err)
 		}
-		return nil, fmt.Errorf("committing the transaction on control topic %q %s (if the commit landed, the next apply resumes from it): %w", a.req.ControlTopic, why, err)
+		return nil, a.commitFailed(ctx, writes, appended, err)
 	}
 	return nil, nil
 }

@@ -43,6 +43,12 @@ func checkIdentity(ctx context.Context, k Kafka, plan cleanupplan.Plan) (kafkaop
 	}
 	want := plan.Offsets.Partitions()
 	if !slices.Equal(t.Partitions, want) {
+		if missing := cleanupplan.MissingPartitions(plan.ID(), plan.Topic, plan.Offsets, t.Partitions,
+			fmt.Sprintf("the topic has %d partitions %s", len(t.Partitions), shortList(t.Partitions))); missing != nil {
+			// Still ErrPartitionSetChanged: the topic may have gained
+			// partitions since the plan's checkpoint.
+			return t, fmt.Errorf("%w: %w", ErrPartitionSetChanged, missing)
+		}
 		return t, fmt.Errorf("%w: topic %q has %d partitions %s but the plan covers %d; nothing was deleted",
 			ErrPartitionSetChanged, plan.Topic, len(t.Partitions), shortList(t.Partitions), len(want))
 	}

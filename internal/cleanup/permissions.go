@@ -37,17 +37,45 @@ func checkPermissions(data, control kafkaops.Topic) error {
 }
 
 // explainRefusal turns an error for a request the broker refused for lack of
-// an ACL into ErrNotAuthorized naming that ACL and the entry of the required
-// permissions (internal/permissions) that grants it on pair; outcome says
-// what the refused operation left behind. Other errors pass unchanged.
+// an ACL into a *PermissionError naming the ACL to grant: the entry of the
+// required permissions (internal/permissions) that allows the refused
+// operation on pair, which is broader than it where Kafka implies one from
+// the other (a principal without DELETE on the action-state topic is first
+// refused the DESCRIBE that DELETE includes). outcome says what the refused
+// operation left behind. Other errors pass unchanged.
 func explainRefusal(err error, pair permissions.Input, outcome string) error {
 	need, ok := permissions.Refused(err)
 	if !ok || errors.Is(err, ErrNotAuthorized) {
 		return err
 	}
-	why := fmt.Sprintf("the broker refused %s to the principal (%s)", need, need.Request)
+	pe := &PermissionError{Refused: need, Grant: need, Outcome: outcome, Err: err}
 	if e, ok := pair.Granting(permissions.Terraform, need); ok && e.Operation != need.Operation {
-		why += fmt.Sprintf("; the required permissions grant it through %s on the %s", e.Operation, e.Resource)
+		pe.Grant.Operation, pe.Through = e.Operation, e.Resource.String()
 	}
-	return fmt.Errorf("%w: %s. %s: %w", ErrNotAuthorized, why, outcome, err)
+	return pe
 }
+
+// PermissionError is a request the broker refused for lack of an ACL. It
+// matches ErrNotAuthorized and the broker's error.
+type PermissionError struct {
+	// Refused is the permission the broker checked and refused.
+	Refused permissions.Need
+	// Grant is the ACL to grant: Refused, or the broader one the required
+	// permissions list for it (Through names its resource then).
+	Grant   permissions.Need
+	Through string
+	// Outcome says what the refused operation left behind.
+	Outcome string
+	Err     error
+}
+
+func (e *PermissionError) Error() string {
+	if e.Through == "" {
+		return fmt.Sprintf("%v: the broker refused %s to the principal (%s). %s: %v", ErrNotAuthorized, e.Refused, e.Refused.Request, e.Outcome, e.Err)
+	}
+	return fmt.Sprintf("%v: the principal lacks %s, the required permissions' ACL on the %s: the broker refused %s to the principal (%s), "+
+		"which the required permissions grant through %s on the %s. %s: %v",
+		ErrNotAuthorized, e.Grant, e.Through, e.Refused, e.Refused.Request, e.Grant.Operation, e.Through, e.Outcome, e.Err)
+}
+
+func (e *PermissionError) Unwrap() []error { return []error{ErrNotAuthorized, e.Err} }

@@ -1,6 +1,7 @@
 package cleanup
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
@@ -58,5 +61,27 @@ func TestExplainRefusal(t *testing.T) {
 		if got := explainRefusal(other, pair, nothingChanged); got != other {
 			t.Errorf("%v changed to %v", other, got)
 		}
+	}
+}
+
+// A principal without DELETE on the action-state topic holds no ACL on it
+// that includes DESCRIBE (DELETE does), so the first request refused is a
+// Metadata request. The refusal names DELETE, the ACL to grant.
+func TestMissingDeleteOnTheActionStateTopicIsNamed(t *testing.T) {
+	e := newEnv(t, 2, 20)
+	p := e.plan("chk-1", func(int32) int64 { return 5 })
+	e.cluster.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Metadata}, Topic: e.data, Err: kerr.TopicAuthorizationFailed, Count: -1})
+	k := e.newClient()
+	_, previewErr := PreviewApply(context.Background(), k, p, e.control)
+	_, applyErr := Apply(context.Background(), k, Request{Plan: p, ControlTopic: e.control})
+	for name, err := range map[string]error{"preview": previewErr, "apply": applyErr} {
+		pe, ok := errors.AsType[*PermissionError](err)
+		if !ok || pe.Grant.Operation != permissions.Delete || pe.Grant.Name != e.data ||
+			!strings.Contains(err.Error(), `the principal lacks DELETE on topic "`+e.data+`"`) {
+			t.Errorf("%s: %v; want the missing DELETE named", name, err)
+		}
+	}
+	if ops := e.history().Operations(); len(ops) != 0 {
+		t.Fatalf("history = %+v, want nothing recorded", ops)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -17,6 +19,9 @@ import (
 type pausingKafka struct {
 	Kafka
 	atAppend bool
+	// atCommit holds it right before its first commit instead (after
+	// its append and the re-read), its COMMITTED in an open transaction.
+	atCommit bool
 	once     sync.Once
 	begun    chan struct{}
 	release  chan struct{}
@@ -34,7 +39,7 @@ func (p *pausingKafka) BeginControlTxn(ctx context.Context, topic string) (kafka
 	if err != nil {
 		return nil, err
 	}
-	if !p.atAppend {
+	if !p.atAppend && !p.atCommit {
 		p.pause()
 	}
 	return &pausingTxn{ControlTxn: txn, p: p}, nil
@@ -43,6 +48,13 @@ func (p *pausingKafka) BeginControlTxn(ctx context.Context, topic string) (kafka
 type pausingTxn struct {
 	kafkaops.ControlTxn
 	p *pausingKafka
+}
+
+func (t *pausingTxn) Commit(ctx context.Context) error {
+	if t.p.atCommit {
+		t.p.pause()
+	}
+	return t.ControlTxn.Commit(ctx)
 }
 
 func (t *pausingTxn) Append(ctx context.Context, key, value []byte) error {
@@ -146,4 +158,134 @@ func TestRacingAppliesKeepAChain(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The same plan applied twice at once (two action_triggers in one apply,
+// two workspaces): the applier the other fenced finds its plan finished by
+// the other and succeeds, saying so; the records are deleted exactly once.
+// The other run either finishes before the fenced one looks, or is still
+// between its deletion and its APPLIED, and the fenced one waits for it.
+func TestTwoAppliesOfTheSamePlanBothSucceed(t *testing.T) {
+	for _, atCommit := range []bool{false, true} {
+		for _, otherHeld := range []bool{false, true} {
+			name := "fenced at its append/"
+			if atCommit {
+				name = "fenced at its commit/"
+			}
+			if otherHeld {
+				name += "other run still finishing"
+			} else {
+				name += "other run done first"
+			}
+			t.Run(name, func(t *testing.T) { raceSamePlan(t, atCommit, otherHeld) })
+		}
+	}
+}
+
+func raceSamePlan(t *testing.T, atCommit, otherHeld bool) {
+	e := newEnvAnyBroker(t, 2, 20)
+	ctx := context.Background()
+	p := e.plan("s3://ckpt/job/chk-7", func(part int32) int64 { return []int64{10, 6}[part] })
+
+	slowDeletes := &countingDeletes{Kafka: e.newClient()}
+	slow := &pausingKafka{Kafka: slowDeletes, atAppend: !atCommit, atCommit: atCommit, begun: make(chan struct{}), release: make(chan struct{})}
+	waiting := make(chan struct{})
+	var waitingOnce sync.Once
+	var resA Result
+	var errA error
+	doneA := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(doneA)
+		resA, errA = Apply(ctx, slow, Request{Plan: p, ControlTopic: e.control, Progress: func(step string, _ map[string]any) {
+			if step == StepAwaitingOtherApplier {
+				waitingOnce.Do(func() { close(waiting) })
+			}
+		}})
+	}()
+	<-slow.begun // A validated the plan as not recorded and is about to append (or commit) COMMITTED
+
+	otherDeletes := &countingDeletes{Kafka: e.newClient()}
+	other := &holdingBeforeApplied{Kafka: otherDeletes, held: make(chan struct{}), release: make(chan struct{})}
+	if !otherHeld {
+		close(other.release)
+	}
+	var resB Result
+	var errB error
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		resB, errB = Apply(ctx, other, Request{Plan: p, ControlTopic: e.control})
+	}()
+	if otherHeld {
+		<-other.held // B committed and deleted; its APPLIED is not recorded yet
+		close(slow.release)
+		select { // A was fenced and waits for B (or, failing, returned)
+		case <-waiting:
+		case <-doneA:
+		}
+		close(other.release)
+	} else {
+		for !e.historyHas(p, cleanupplan.StatusApplied) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		close(slow.release)
+	}
+	wg.Wait()
+
+	if errB != nil {
+		t.Fatalf("the other apply failed: %v", errB)
+	}
+	if errA != nil {
+		t.Fatalf("the fenced apply failed although its plan ended APPLIED: %v", errA)
+	}
+	if !resA.AppliedByAnother || !resA.Committed || len(resA.Deleted) != 0 || resB.AppliedByAnother {
+		t.Fatalf("fenced apply = %+v, other apply = %+v; want the fenced one to report the plan applied by the other", resA, resB)
+	}
+	ops := e.history().Operations()
+	if len(ops) != 1 || ops[0].PlanID != p.ID() || ops[0].Status != cleanupplan.StatusApplied {
+		t.Fatalf("history = %+v, want the plan APPLIED", ops)
+	}
+	if s := e.startOffsets(); s[0] != 10 || s[1] != 6 {
+		t.Fatalf("start offsets = %v, want 10 and 6", s)
+	}
+	if a, b := slowDeletes.n.Load(), otherDeletes.n.Load(); a != 0 || b != 1 {
+		t.Fatalf("DeleteRecords requests: fenced apply %d, other apply %d; want 0 and 1", a, b)
+	}
+}
+
+// countingDeletes counts DeleteRecords calls.
+type countingDeletes struct {
+	Kafka
+	n atomic.Int32
+}
+
+func (c *countingDeletes) DeleteRecords(ctx context.Context, topic string, id kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error) {
+	c.n.Add(1)
+	return c.Kafka.DeleteRecords(ctx, topic, id, upTo)
+}
+
+// holdingBeforeApplied holds an applier before its second transaction (the
+// one recording APPLIED, after its deletion) until released.
+type holdingBeforeApplied struct {
+	Kafka
+	begins  int
+	held    chan struct{}
+	release chan struct{}
+}
+
+func (h *holdingBeforeApplied) BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error) {
+	if h.begins++; h.begins == 2 {
+		close(h.held)
+		<-h.release
+	}
+	return h.Kafka.BeginControlTxn(ctx, topic)
+}
+
+// historyHas reports whether the control topic records p with status.
+func (e *env) historyHas(p cleanupplan.Plan, status cleanupplan.Status) bool {
+	op, ok := e.history().Lookup(p.ID())
+	return ok && op.Status == status
 }

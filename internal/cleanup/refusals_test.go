@@ -143,3 +143,23 @@ func deleteTopic(ctx context.Context, kafka *kafkaops.Client, name string) error
 	}
 	return kafka.DeleteTopic(ctx, name, t.ID)
 }
+
+// A plan missing a partition is refused as such, at plan time (the
+// preview reads the history first) and at apply (the topic is checked
+// first), not as a control topic belonging to another topic.
+func TestPlanMissingAPartitionIsRefusedAsSuch(t *testing.T) {
+	e := newEnv(t, 2, 20)
+	ctx := context.Background()
+	if _, err := Apply(ctx, e.kafka, Request{Plan: e.plan("chk-1", func(int32) int64 { return 2 }), ControlTopic: e.control}); err != nil {
+		t.Fatal(err)
+	}
+	short, err := cleanupplan.New("chk-2", e.data, e.topicID, cleanupplan.Offsets{0: 5})
+	must(t, err)
+	_, previewErr := PreviewApply(ctx, e.kafka, short, e.control)
+	_, applyErr := Apply(ctx, e.kafka, Request{Plan: short, ControlTopic: e.control})
+	for name, err := range map[string]error{"preview": previewErr, "apply": applyErr} {
+		if !errors.Is(err, cleanupplan.ErrPlanMissesPartitions) || errors.Is(err, cleanupplan.ErrForeignPlan) || !strings.Contains(err.Error(), "misses partition [1]") {
+			t.Errorf("%s: %v; want ErrPlanMissesPartitions naming partition 1", name, err)
+		}
+	}
+}

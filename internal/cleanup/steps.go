@@ -21,4 +21,11 @@ const (
 	// StepAlreadyApplied: the plan was APPLIED already, nothing below it
 	// readable; nothing was written.
 	StepAlreadyApplied = "already APPLIED"
+	// StepAwaitingOtherApplier: another applier of the same control topic
+	// fenced this one's transaction; this apply waits for the history to
+	// show whether that applier finishes this plan.
+	StepAwaitingOtherApplier = "fenced by another applier: waiting for it"
+	// StepAppliedByAnother: the applier that fenced this one recorded this
+	// very plan APPLIED, nothing below it readable; this apply is over.
+	StepAppliedByAnother = "APPLIED by another run"
 )

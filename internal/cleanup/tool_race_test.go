@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -200,4 +201,52 @@ func (t *toolBeforeAppendTxn) Append(ctx context.Context, key, value []byte) err
 	n := t.k.rounds
 	t.k.e.toolRecords(cleanupplan.StatusCommitted, t.k.e.plan(fmt.Sprintf("s3://ckpt/job/chk-%d", n), func(int32) int64 { return n }))
 	return t.ControlTxn.Append(ctx, key, value)
+}
+
+// The tool records a plan crossing this one between the apply's last
+// re-read and its commit: the re-read saw nothing, so this apply's
+// COMMITTED is committed, and the history it reads next is refused. The
+// refusal must say that this apply's COMMITTED was written (it was: the
+// runtime enforces it), never "nothing was written".
+func TestRefusalAfterTheToolRecordedBeforeTheCommitSaysWhatWasWritten(t *testing.T) {
+	e := newEnvAnyBroker(t, 2, 20)
+	p := e.plan("s3://ckpt/job/chk-7", func(part int32) int64 { return []int64{10, 5}[part] })
+	q := e.plan("s3://ckpt/job/chk-8", func(part int32) int64 { return []int64{5, 10}[part] })
+	k := &toolBeforeFirstCommit{Kafka: e.newClient(), tool: func() { e.toolRecords(cleanupplan.StatusCommitted, q) }}
+
+	res, err := Apply(context.Background(), k, Request{Plan: p, ControlTopic: e.control})
+	t.Logf("the apply: %v", err)
+	if err == nil || !res.Committed {
+		t.Fatalf("apply = %+v, %v; want a refusal after this apply committed", res, err)
+	}
+	written, ok := errors.AsType[*WrittenBeforeError](err)
+	if !ok || !strings.Contains(err.Error(), "recorded plan "+p.ID()+" as COMMITTED") || !strings.Contains(written.Written, p.ID()) {
+		t.Fatalf("the refusal does not say this apply recorded plan %s as COMMITTED: %v", p.ID(), err)
+	}
+	if s := e.startOffsets(); s[0] != 0 || s[1] != 0 {
+		t.Fatalf("start offsets = %v, want nothing deleted", s)
+	}
+}
+
+// toolBeforeFirstCommit runs tool right before the first control
+// transaction commits: after the apply's re-read, before its commit.
+type toolBeforeFirstCommit struct {
+	Kafka
+	tool func()
+	once sync.Once
+}
+
+func (k *toolBeforeFirstCommit) BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error) {
+	txn, err := k.Kafka.BeginControlTxn(ctx, topic)
+	return &toolBeforeCommitTxn{ControlTxn: txn, k: k}, err
+}
+
+type toolBeforeCommitTxn struct {
+	kafkaops.ControlTxn
+	k *toolBeforeFirstCommit
+}
+
+func (t *toolBeforeCommitTxn) Commit(ctx context.Context) error {
+	t.k.once.Do(t.k.tool)
+	return t.ControlTxn.Commit(ctx)
 }

@@ -186,6 +186,13 @@ func (l *Log) Validate() error {
 func (l *Log) ValidateFor(topic, topicID string, partitions Offsets) error {
 	for _, op := range l.ops {
 		if op.Plan.Topic != topic || op.Plan.TopicID != topicID || !op.Plan.Offsets.samePartitions(partitions) {
+			if op.Plan.Topic == topic && op.Plan.TopicID == topicID {
+				// The plan checked, not the recorded one, lacks partitions.
+				if err := MissingPartitions("", topic, partitions, op.Plan.Offsets.Partitions(),
+					fmt.Sprintf("recorded plan %s (offset %d) covers %s", op.PlanID, op.Offset, partitionList(op.Plan.Offsets))); err != nil {
+					return err
+				}
+			}
 			return fmt.Errorf("%w: recorded plan %s (offset %d) names topic %q, topic ID %s, partitions %s, not topic %q, topic ID %s, partitions %s; "+
 				"if the action-state topic was deleted and recreated, its old boundaries no longer describe it: use a new control topic",
 				ErrForeignPlan, op.PlanID, op.Offset, op.Plan.Topic, op.Plan.TopicID, partitionList(op.Plan.Offsets),

@@ -35,6 +35,9 @@ func (p Plan) AdvancesOrEquals(b Offsets) error {
 		return nil
 	}
 	if !p.Offsets.samePartitions(b) {
+		if err := MissingPartitions(p.ID(), p.Topic, p.Offsets, b.Partitions(), "the recorded boundary covers "+partitionList(b)); err != nil {
+			return err
+		}
 		return fmt.Errorf("%w: plan %s covers partitions %s but the recorded boundary covers %s; the topic's partition set must never change under a boundary",
 			ErrForeignPlan, p.ID(), partitionList(p.Offsets), partitionList(b))
 	}

@@ -22,69 +22,76 @@ var cleanupRefusals = []struct {
 	err     error
 	summary string
 	next    string
+	// wroteNothing: the refusal comes before the apply writes, so next is
+	// preceded by what the apply wrote (cleanupOutcome): nothing, unless
+	// a refusal met after this apply's own COMMITTED says otherwise.
+	wroteNothing bool
 }{
 	{cleanupplan.ErrBackwardMove, "Cleanup Boundary Would Move Backward",
-		"Nothing was written or deleted. A recorded boundary is permanent and the runtime already refuses restores below it. " +
+		"A recorded boundary is permanent and the runtime already refuses restores below it. " +
 			"Derive plan_json from a checkpoint or savepoint at least as new as the one that set the boundary " +
-			"(data.flinkagents_cleanup_boundary shows it)."},
+			"(data.flinkagents_cleanup_boundary shows it).", true},
 	{cleanupplan.ErrTombstone, "Tombstone In Control Topic",
-		"Boundaries cannot be deleted, so a null record means someone wrote to the control topic by hand. Nothing was written or deleted. " +
-			"Find who wrote it; do not reuse this control topic for cleanup until its history is understood."},
+		"Boundaries cannot be deleted, so a null record means someone wrote to the control topic by hand. " +
+			"Find who wrote it; do not reuse this control topic for cleanup until its history is understood.", true},
 	{cleanupplan.ErrIncomparablePlans, "Control Topic Holds Incomparable Plans",
-		"Nothing was written or deleted. Two recorded plans cross each other, so there is no single boundary to enforce. " +
-			"This happens when two tools applied plans from different recovery points concurrently; inspect the control topic."},
+		"Two recorded plans cross each other, so there is no single boundary to enforce. " +
+			"This happens when two tools applied plans from different recovery points concurrently; inspect the control topic.", true},
 	{cleanupplan.ErrForeignPlan, "Control Topic Belongs To Another Topic",
-		"Nothing was written or deleted. Each control topic serves exactly one action-state topic incarnation (name, topic ID and partitions). " +
-			"If the action-state topic was recreated, configure a new control topic for it."},
+		"Each control topic serves exactly one action-state topic incarnation (name, topic ID and partitions). " +
+			"If the action-state topic was recreated, configure a new control topic for it.", true},
 	{cleanupplan.ErrCorruptControlLog, "Control Topic History Is Inconsistent",
-		"Nothing was written or deleted. A record contradicts an earlier one; inspect the control topic and the tools that wrote it."},
+		"A record contradicts an earlier one; inspect the control topic and the tools that wrote it.", true},
 	{cleanupplan.ErrLegacyMarker, "Checkpoint Holds Legacy Recovery Markers",
 		"Legacy markers do not name the physical topic, so they cannot authorize deletion. " +
-			"Run the job on a Flink Agents runtime that writes KafkaActionStateRecoveryMarker (the proposed plan/apply cleanup; no release up to 0.3.1 has it) and take a new checkpoint or savepoint."},
+			"Run the job on a Flink Agents runtime that writes KafkaActionStateRecoveryMarker (the proposed plan/apply cleanup; no release up to 0.3.1 has it) and take a new checkpoint or savepoint.", false},
 	{cleanupplan.ErrInconsistentMarkers, "Recovery Markers Disagree",
-		"The markers of this recovery point name different topics or partition sets; no single plan can be derived. Check the job's configuration."},
+		"The markers of this recovery point name different topics or partition sets; no single plan can be derived. Check the job's configuration.", false},
 	{cleanupplan.ErrMalformedPlan, "Malformed Cleanup Plan",
-		"Fix or regenerate the plan (data.flinkagents_cleanup_plan, or the Java tool's plan command); plans are never edited by hand."},
+		"Fix or regenerate the plan (data.flinkagents_cleanup_plan, or the Java tool's plan command); plans are never edited by hand.", false},
 	{cleanup.ErrTopicMismatch, "Plan Cleans Another Topic",
-		"Nothing was written or deleted. Derive the plan from the checkpoint of the job that owns this action-state topic."},
+		"Derive the plan from the checkpoint of the job that owns this action-state topic.", true},
 	{cleanup.ErrTopicIDChanged, "Action-State Topic Was Recreated",
-		"Nothing was written or deleted. The plan's offsets describe a topic that no longer exists; derive a new plan from a checkpoint taken on the current topic, with a new control topic."},
+		"The plan's offsets describe a topic that no longer exists; derive a new plan from a checkpoint taken on the current topic, with a new control topic.", true},
 	{cleanup.ErrActionStateTopicGone, "Action-State Topic Is Gone",
-		"Nothing was written or deleted. The plan names a topic ID its checkpoint recorded, so the topic existed and was deleted since. " +
+		"The plan names a topic ID its checkpoint recorded, so the topic existed and was deleted since. " +
 			"If the operator was retired on purpose, remove its boundary from the configuration (that only forgets it); otherwise find out " +
-			"who deleted the topic, and once the job runs on a new topic, derive new plans from its checkpoints with a new control topic."},
+			"who deleted the topic, and once the job runs on a new topic, derive new plans from its checkpoints with a new control topic.", true},
 	{cleanup.ErrTopicRecreatedDuringApply, "Action-State Topic Was Recreated During The Apply",
 		"The plan was already COMMITTED for the topic as the apply checked it (the error below names its ID), so the runtime enforces that boundary for that topic ID only. " +
 			"The error below says whether this apply sent DeleteRecords and, if it did, which partitions of which topic ID may have lost records below which offsets: " +
 			"Kafka's DeleteRecords names a topic, not its ID, so a topic recreated between the apply's last check and the request loses them. " +
 			"Where it names partitions, compare the recreated topic's start offsets with the recovery points of the jobs writing to it: " +
 			"a restore from a point whose marker lies below a partition's start offset cannot replay the records in between. " +
-			"Find out who recreated the topic; a recreated topic needs its own control topic and a plan from a checkpoint taken on it."},
+			"Find out who recreated the topic; a recreated topic needs its own control topic and a plan from a checkpoint taken on it.", false},
 	{cleanup.ErrPartitionSetChanged, "Action-State Topic Partitions Changed",
-		"Nothing was written or deleted. Partitions must never change under a recorded boundary; derive a new plan from a checkpoint taken after the change."},
+		"Partitions must never change under a recorded boundary; derive a new plan from a checkpoint taken after the change.", true},
 	{cleanup.ErrDataTopicSettings, "Action-State Topic Settings Do Not Allow Cleanup",
-		"Manage the topic with flinkagents_action_state_topic (it enforces cleanup.policy=compact,delete, retention.ms=-1, retention.bytes=-1) and apply that first."},
+		"Manage the topic with flinkagents_action_state_topic (it enforces cleanup.policy=compact,delete, retention.ms=-1, retention.bytes=-1) and apply that first.", false},
 	{cleanup.ErrOffsetOutOfRange, "Plan Offset Outside The Topic's Records",
-		"Nothing was written or deleted. The runtime commits a boundary only inside each partition's available range; " +
-			"the error below names the partition, the plan's offset, the range and what to do."},
+		"The runtime commits a boundary only inside each partition's available range; " +
+			"the error below names the partition, the plan's offset, the range and what to do.", true},
 	{cleanup.ErrControlTopicIDChanged, "Cleanup Control Topic Was Recreated",
 		"The control topic holds the boundaries the runtime enforces on restore, and a recreated one holds none of those recorded before " +
 			"(the error below says what was written). Find out who recreated it. If the new control topic is intended, run terraform plan " +
-			"again: the refresh records its ID in control_topic_id and the plan shows what the apply records in it."},
+			"again: the refresh records its ID in control_topic_id and the plan shows what the apply records in it.", false},
 	{cleanup.ErrControlTopicChanging, "Control Topic Kept Changing During The Apply",
 		"Nothing was written or deleted by this apply: each time it was about to commit, the control topic recorded something new below its COMMITTED record, " +
 			"so it aborted rather than record its plan after a history it had not checked. Something appends to the control topic without a transaction " +
 			"while Terraform applies, most likely the Java KafkaActionStateCleanupTool. Let it finish (do not run it and Terraform against one control topic at once), " +
-			"then run terraform plan and apply again: the plan shows what the tool recorded."},
+			"then run terraform plan and apply again: the plan shows what the tool recorded.", false},
 	{cleanup.ErrControlTopicMisconfigured, "Control Topic Misconfigured",
-		"Nothing was written or deleted. Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic."},
+		"Manage the control topic with flinkagents_cleanup_control_topic: one partition, cleanup.policy=compact, and distinct from the action-state topic.", true},
 	{cleanup.ErrNotAuthorized, "Missing Kafka Permission For Cleanup",
-		"Grant the ACL named below to the principal Terraform uses, then plan again. " + requiredPermissionsHint},
+		"Grant the ACL named below to the principal Terraform uses, then plan again. " + requiredPermissionsHint, false},
 	{kafkaops.ErrFenced, "Another Apply Of This Control Topic Is Running",
-		"Another Terraform run (or workspace) started applying a boundary to the same control topic after this one, so Kafka fenced this one's transaction; " +
-			"its records are aborted and nothing below a new boundary was deleted by it. Wait for the other run, then plan again: the plan will show the boundary it recorded."},
+		"Another Terraform run (a workspace, or another action_trigger of the same apply) started applying to the same control topic after this one, " +
+			"so Kafka fenced this one's transaction: what that transaction appended is aborted, and no reader sees it. This run then waited for the other, " +
+			"and the other did not finish this run's plan: it recorded another plan, or had not recorded this one APPLIED in time (the error below says which, " +
+			"and whether this run had deleted records before it was fenced). Wait for the other run, then plan again: the plan shows what it recorded, " +
+			"and applying the same plan again resumes it.", false},
 	{cleanup.ErrDeleteNotEffective, "Records Below The Boundary Remain",
-		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion."},
+		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion.", false},
 }
 
 // FromCleanupError turns an error from the cleanup core into a diagnostic:
@@ -123,12 +130,34 @@ func FromCleanupErrorVia(op string, err error, conn string) diag.Diagnostic {
 				"bootstrap_servers; create the control topic with flinkagents_cleanup_control_topic (one partition, cleanup.policy=compact). "+
 				"A topic created a moment ago may not be known to every broker yet: run again.", err))
 	}
+	if refused, ok := errors.AsType[*cleanup.PermissionError](err); ok {
+		return missingCleanupPermission(op, refused, err)
+	}
+	// Before the refusals: it may also match ErrPartitionSetChanged (the
+	// topic may have gained partitions), but names what to fix.
+	if missing, ok := errors.AsType[*cleanupplan.MissingPartitionsError](err); ok {
+		return planMissesPartitions(op, missing, err)
+	}
 	for _, r := range cleanupRefusals {
 		if errors.Is(err, r.err) {
-			return diag.NewErrorDiagnostic(r.summary, detail(op, r.next, err))
+			next := r.next
+			if r.wroteNothing {
+				next = cleanupOutcome(err) + " " + next
+			}
+			return diag.NewErrorDiagnostic(r.summary, detail(op, next, err))
 		}
 	}
 	return FromKafkaErrorVia(op, err, conn)
+}
+
+// cleanupOutcome is what an apply refused by err wrote: nothing, unless the
+// refusal came after its own COMMITTED (a writer outside the fencing
+// recorded something between its last check and its commit).
+func cleanupOutcome(err error) string {
+	if written, ok := errors.AsType[*cleanup.WrittenBeforeError](err); ok {
+		return written.Written + "; nothing else was written or deleted."
+	}
+	return "Nothing was written or deleted."
 }
 
 // UnreadableControlRecord reports a control record that is not a record of

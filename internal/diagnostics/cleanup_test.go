@@ -1,6 +1,7 @@
 package diagnostics
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -143,4 +144,55 @@ func TestControlTopicKeptChanging(t *testing.T) {
 	err := fmt.Errorf("%w: control topic %q changed 3 times while this apply committed plan p", cleanup.ErrControlTopicChanging, "orders-cleanup")
 	d := FromCleanupError(op, err)
 	assertShape(t, d, "Control Topic Kept Changing During The Apply", "KafkaActionStateCleanupTool", err)
+}
+
+// A refusal met after the apply's own COMMITTED (the Java tool recorded a
+// crossing plan between the apply's re-read and its commit) says what the
+// apply wrote, never "Nothing was written or deleted".
+func TestRefusalAfterCommitSaysWhatWasWritten(t *testing.T) {
+	refusal := fmt.Errorf("control topic %q: %w: plans a and b cross", "orders-cleanup", cleanupplan.ErrIncomparablePlans)
+	written := "Before this, the apply recorded plan abc as COMMITTED in the control topic with ID X"
+	d := FromCleanupError(op, &cleanup.WrittenBeforeError{Written: written, Err: refusal})
+	if d.Summary() != "Control Topic Holds Incomparable Plans" {
+		t.Errorf("summary %q", d.Summary())
+	}
+	if strings.Contains(d.Detail(), "Nothing was written") || !strings.Contains(d.Detail(), written+"; nothing else was written or deleted.") {
+		t.Errorf("detail does not say what was written:\n%s", d.Detail())
+	}
+	if d := FromCleanupError(op, refusal); !strings.Contains(d.Detail(), "Nothing was written or deleted. Two recorded plans cross") {
+		t.Errorf("a refusal before anything was written lost its outcome:\n%s", d.Detail())
+	}
+}
+
+// A plan missing a partition is named as that, not as a control topic
+// belonging to another topic, whichever check found it.
+func TestPlanMissingPartitionsIsNamed(t *testing.T) {
+	p, err := cleanupplan.New("chk", "orders-agent-action-state", "AAAAAAAAAAAAAAAAAAAAAQ", cleanupplan.Offsets{0: 5, 1: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := cleanupplan.New("chk-0", "orders-agent-action-state", "AAAAAAAAAAAAAAAAAAAAAQ", cleanupplan.Offsets{0: 1, 1: 1, 2: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log cleanupplan.Log
+	k, v := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, full)
+	if err := log.Add(0, k, v); err != nil {
+		t.Fatal(err)
+	}
+	for name, refusal := range map[string]error{
+		"against the history":  log.ValidateFor(p.Topic, p.TopicID, p.Offsets),
+		"against the boundary": p.AdvancesOrEquals(full.Offsets),
+		"against the topic": fmt.Errorf("%w: %w", cleanup.ErrPartitionSetChanged,
+			cleanupplan.MissingPartitions(p.ID(), p.Topic, p.Offsets, []int32{0, 1, 2}, "the topic has 3 partitions [0 1 2]")),
+	} {
+		if !errors.Is(refusal, cleanupplan.ErrPlanMissesPartitions) {
+			t.Fatalf("%s: %v", name, refusal)
+		}
+		d := FromCleanupError(op, refusal)
+		assertShape(t, d, "Cleanup Plan Misses Partitions Of orders-agent-action-state", "this one lacks partition 2", refusal)
+		if !strings.Contains(d.Detail(), "Nothing was written or deleted.") {
+			t.Errorf("%s: detail lacks the outcome:\n%s", name, d.Detail())
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
@@ -21,6 +22,20 @@ func missingPermission(op string, need permissions.Need, err error) diag.Diagnos
 		detail(fmt.Sprintf("%s, the broker refused %s (the %s request) to the provider's principal", op, need, need.Request),
 			fmt.Sprintf("Grant the principal %s on %s %q, then re-run; every operation of this provider converges when repeated. %s",
 				need.GrantedByText(), need.ResourceType.Noun(), need.Name, requiredPermissionsHint), err))
+}
+
+// missingCleanupPermission is missingPermission for the cleanup core, which
+// has already found the ACL to grant: where Kafka implies the refused
+// operation from a broader one, the broader one the required permissions
+// list (DELETE on the action-state topic, not the DESCRIBE it includes).
+func missingCleanupPermission(op string, refused *cleanup.PermissionError, err error) diag.Diagnostic {
+	grant := "Grant " + refused.Grant.String()
+	if refused.Through != "" {
+		grant += fmt.Sprintf(" (the %s; the broker refused %s, which %s includes)", refused.Through, refused.Refused.Operation, refused.Grant.Operation)
+	}
+	grant += " to the principal Terraform uses"
+	return diag.NewErrorDiagnostic("Missing Kafka Permission For Cleanup",
+		detail(op, grant+", then plan again. "+requiredPermissionsHint, err))
 }
 
 // InvalidMSKClusterARN refuses an msk_cluster_arn that names no single MSK

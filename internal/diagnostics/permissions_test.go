@@ -11,6 +11,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/permissions"
 )
 
 // A refused request whose ACL is known names it, the operations that
@@ -61,4 +62,20 @@ func TestRequiredPermissionsDiagnostics(t *testing.T) {
 		"Invalid Kafka Principal", "Set job_principal to the one principal that connects", principalErr)
 	err := fmt.Errorf("bad principal")
 	assertShapeOf(t, RequiredPermissionsNotRendered(err), "rendering the ACLs", "Required Permissions Not Rendered", "Fix the attribute", err)
+}
+
+// A principal without DELETE on the action-state topic is first refused
+// the DESCRIBE that DELETE includes; the diagnostic names DELETE, the ACL
+// to grant, not DESCRIBE.
+func TestMissingDeleteIsNamedAsDelete(t *testing.T) {
+	err := &cleanup.PermissionError{
+		Refused: permissions.Need{ResourceType: permissions.Topic, Name: "d", Operation: permissions.Describe, Request: kafkaops.OpDescribeTopic},
+		Grant:   permissions.Need{ResourceType: permissions.Topic, Name: "d", Operation: permissions.Delete, Request: kafkaops.OpDescribeTopic},
+		Through: "action-state topic", Outcome: "Nothing was written or deleted",
+		Err: &kafkaops.OpError{Op: kafkaops.OpDescribeTopic, Topic: "d", Err: kerr.TopicAuthorizationFailed},
+	}
+	wrapped := fmt.Errorf("previewing: %w", err)
+	d := FromCleanupErrorVia(op, wrapped, "")
+	assertShape(t, d, "Missing Kafka Permission For Cleanup",
+		`Grant DELETE on topic "d" (the action-state topic; the broker refused DESCRIBE, which DELETE includes) to the principal Terraform uses`, wrapped)
 }

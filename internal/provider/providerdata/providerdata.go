@@ -109,9 +109,16 @@ func (c *Clients) KafkaDiag(op string, err error) diag.Diagnostic {
 	return diagnostics.FromKafkaErrorVia(op, c.askCluster(err), c.conn)
 }
 
-// CleanupDiag is KafkaDiag for errors of the cleanup core.
+// CleanupDiag is KafkaDiag for errors of the cleanup core met by a resource
+// or data source.
 func (c *Clients) CleanupDiag(op string, err error) diag.Diagnostic {
-	return diagnostics.FromCleanupErrorVia(op, c.askCluster(err), c.conn)
+	return diagnostics.FromCleanupErrorFor(diagnostics.CleanupByResource, op, c.askCluster(err), c.conn)
+}
+
+// ActionCleanupDiag is CleanupDiag for the action, whose advice differs:
+// it has no timeouts block, and runs again when invoked again.
+func (c *Clients) ActionCleanupDiag(op string, err error) diag.Diagnostic {
+	return diagnostics.FromCleanupErrorFor(diagnostics.CleanupByAction, op, c.askCluster(err), c.conn)
 }
 
 // askCluster adds to err what only the cluster can tell: for a broker too
