@@ -90,7 +90,7 @@ func (t *lostCommitTxn) Commit(ctx context.Context) error {
 			return err
 		}
 	} else {
-		t.ControlTxn.Abort(context.WithoutCancel(ctx))
+		t.Abort(context.WithoutCancel(ctx))
 	}
 	cause := context.DeadlineExceeded
 	if !t.k.soon {
