@@ -20,7 +20,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/adoption"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanup"
@@ -140,34 +139,8 @@ func (r *topicResource[M]) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p := r.spec.common(&plan)
-	var had types.Int64
-	if state != nil {
-		s := r.spec.common(state)
-		r.refuseDestroyOrRename(&resp.Diagnostics, s, &p.Name)
-		refuseReplicationDecrease(&resp.Diagnostics, s.Name.ValueString(), s.ReplicationFactor, p.ReplicationFactor)
-		had = s.ReplicationFactor
-	}
-	r.refuseReplicationAboveBrokers(ctx, p.Name.ValueString(), had, p.ReplicationFactor, &resp.Diagnostics)
-	// The enforced policy is always planned: live drift (read into state)
-	// then shows as an in-place update; what the runtime accepts (the data
-	// topic's set in another order) is no drift.
-	p.CleanupPolicy = types.StringValue(r.spec.enforced[cleanup.ConfigCleanupPolicy])
-	if state != nil && cleanup.PolicySatisfies(p.CleanupPolicy.ValueString(), r.spec.common(state).CleanupPolicy.ValueString()) {
-		p.CleanupPolicy = r.spec.common(state).CleanupPolicy
-	}
-	if !p.Name.IsUnknown() {
-		p.ID = p.Name
-	}
-	if state != nil && p.CleanupPolicy.ValueString() != r.spec.common(state).CleanupPolicy.ValueString() {
-		r.refuseAdoptingAtPlan(ctx, r.spec.common(state), p.CleanupPolicy.ValueString(), &resp.Diagnostics)
-	}
-	if state != nil && p.Name.ValueString() == r.spec.common(state).Name.ValueString() {
-		if live, ok := liveTopicID(ctx, req, &resp.Diagnostics); ok && live != r.spec.common(state).TopicID.ValueString() {
-			p.TopicID = types.StringValue(live) // shown as topic_id: old -> new
-		}
-	}
-	r.spec.plan(&plan, state, &resp.Diagnostics)
+	live, _ := liveTopicID(ctx, req.Private, &resp.Diagnostics)
+	r.planOne(ctx, &plan, state, live, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
@@ -178,38 +151,13 @@ func (r *topicResource[M]) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	p := r.spec.common(&plan)
-	name := p.Name.ValueString()
-	op := fmt.Sprintf("creating %s %q", r.spec.label, name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	cfg, d := configFromMap(ctx, p.Config)
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("creating %s %q", r.spec.label, p.Name.ValueString()))
+	timeout, d := p.Timeouts.Create(ctx, defaultTopicTimeout)
 	diags.Append(d...)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	maps.Copy(cfg, r.spec.enforced)
-	rf := int16(-1) // the broker's default.replication.factor
-	if !p.ReplicationFactor.IsNull() && !p.ReplicationFactor.IsUnknown() {
-		rf = int16(p.ReplicationFactor.ValueInt64())
-	}
-	timeout, d := p.Timeouts.Create(ctx, defaultTopicTimeout)
-	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	created, err := kafka.CreateTopic(ctx, name, r.spec.partitions(&plan), rf, cfg)
-	switch {
-	case err != nil && timedOut(ctx):
-		resp.Diagnostics.Append(diagnostics.TopicStepTimedOut(r.spec.label, "create", timeout, op,
-			"Kafka may have created the topic all the same: if it exists when apply runs again, apply reports Topic Already Exists with the import command to adopt it.", err))
-		return
-	case err != nil:
-		resp.Diagnostics.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, rf, err, r.clients.Connection()))
-		return
-	}
-	// The broker's answer to the create is the state: no read-back.
-	r.fillFrom(&plan, created.Topic, created.Configs, op, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(r.createOne(ctx, kafka, &plan, timeout)...); !resp.Diagnostics.HasError() {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		setTopicIdentity(ctx, resp.Identity, p.Name, &resp.Diagnostics)
 	}
@@ -222,42 +170,28 @@ func (r *topicResource[M]) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	s := r.spec.common(&state)
-	name := s.Name.ValueString()
-	op := fmt.Sprintf("reading %s %q", r.spec.label, name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("reading %s %q", r.spec.label, s.Name.ValueString()))
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	recorded := s.TopicID
-	var readDiags diag.Diagnostics
-	if gone := r.readInto(ctx, kafka, &state, op, &readDiags); gone {
-		// The not-found error becomes this warning: the next plan creates it.
-		resp.Diagnostics.Append(diagnostics.TopicMissing(r.spec.label, name, r.spec.goneDetail))
+	gone, live, diags := r.readOne(ctx, kafka, &state)
+	if resp.Diagnostics.Append(diags...); gone {
 		resp.State.RemoveResource(ctx)
 		// The framework wants an identity even with the state removed.
 		setTopicIdentity(ctx, resp.Identity, s.Name, &resp.Diagnostics)
 		return
 	}
-	if resp.Diagnostics.Append(readDiags...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	if live := s.TopicID; !recorded.IsNull() && !recorded.IsUnknown() && live.ValueString() != recorded.ValueString() {
-		// Deleted and recreated outside Terraform: a new topic with none of
-		// the old records. Adopting it silently would hide that from
-		// review, so state keeps the ID Terraform knows and the plan
-		// proposes the new one as a change to confirm.
-		s.TopicID = recorded
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateLiveTopicID, fmt.Appendf(nil, "%q", live.ValueString()))...)
-		resp.Diagnostics.Append(diagnostics.TopicRecreated(r.spec.label, name, recorded.ValueString(), live.ValueString()))
+	if live != "" {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateLiveTopicID, fmt.Appendf(nil, "%q", live))...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	setTopicIdentity(ctx, resp.Identity, s.Name, &resp.Diagnostics)
 }
 
-// Update writes in this order, and only here: the identity check, the
-// settings, the replication factor. Kafka addresses every write by name, so
-// the name must first be shown to still mean the topic the plan was
-// reviewed for; a topic recreated in between is refused with nothing written.
+// Update runs updateOne: the identity check, then the writes.
 func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -266,86 +200,21 @@ func (r *topicResource[M]) Update(ctx context.Context, req resource.UpdateReques
 		return
 	}
 	p := r.spec.common(&plan)
-	name := p.Name.ValueString()
-	op := fmt.Sprintf("updating the settings of %s %q", r.spec.label, name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
-	oldCfg, d1 := configFromMap(ctx, r.spec.common(&state).Config)
-	newCfg, d2 := configFromMap(ctx, p.Config)
-	diags.Append(d1...)
-	diags.Append(d2...)
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("updating the settings of %s %q", r.spec.label, p.Name.ValueString()))
+	timeout, d := p.Timeouts.Update(ctx, defaultTopicTimeout)
+	diags.Append(d...)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	set, remove := configChanges(oldCfg, newCfg)
-	maps.Copy(set, r.spec.enforced)
-	if pol := p.CleanupPolicy.ValueString(); cleanup.PolicySatisfies(r.spec.enforced[cleanup.ConfigCleanupPolicy], pol) {
-		// The plan kept a live policy the runtime accepts in another order
-		// ("delete,compact"): write it as planned, or the read-back differs
-		// from the plan and Terraform fails the apply.
-		set[cleanup.ConfigCleanupPolicy] = pol
+	if resp.Diagnostics.Append(r.updateOne(ctx, kafka, &plan, &state, timeout)...); !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		setTopicIdentity(ctx, resp.Identity, p.Name, &resp.Diagnostics)
 	}
-	planned := p.TopicID // UseStateForUnknown: the ID in state, or the new one the plan proposed
-	if planned.IsNull() || planned.IsUnknown() {
-		planned = r.spec.common(&state).TopicID
-	}
-	timeout, d := p.Timeouts.Update(ctx, defaultTopicTimeout)
-	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
-	live, err := kafka.DescribeTopic(ctx, name)
-	if err != nil {
-		resp.Diagnostics.Append(r.stepDiag(ctx, "update", timeout, fmt.Sprintf("checking the topic ID of %s %q before updating it", r.spec.label, name), "Nothing was written.", err))
-		return
-	}
-	if !planned.IsNull() && !planned.IsUnknown() && live.ID.String() != planned.ValueString() {
-		resp.Diagnostics.Append(diagnostics.TopicChangedSincePlan(r.spec.label, name, planned.ValueString(), live.ID.String()))
-		return
-	}
-	if r.spec.refuseAdopting != nil && p.CleanupPolicy.ValueString() != r.spec.common(&state).CleanupPolicy.ValueString() {
-		// Again at apply: the plan's check is skipped when the provider's
-		// configuration was known only at apply.
-		doing := fmt.Sprintf("updating %s %q, checking that it is not a cleanup control topic before setting cleanup.policy=%s", r.spec.label, name, p.CleanupPolicy.ValueString())
-		if resp.Diagnostics.Append(r.spec.refuseAdopting(ctx, kafka, live, doing)...); resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	written := writtenSettings(set, remove)
-	if err := kafka.AlterTopicConfigs(ctx, name, set, remove); err != nil {
-		resp.Diagnostics.Append(r.stepDiag(ctx, "update", timeout, op, "Kafka applies a topic's settings all together or not at all; the next plan shows whether they are still to be made.", err))
-		return
-	}
-	if want, had := p.ReplicationFactor, r.spec.common(&state).ReplicationFactor; !want.IsNull() && !want.IsUnknown() && want.ValueInt64() > had.ValueInt64() {
-		rop := fmt.Sprintf("raising the replication factor of %s %q from %d to %d", r.spec.label, name, had.ValueInt64(), want.ValueInt64())
-		written = append(written, fmt.Sprintf("replication factor raised to %d", want.ValueInt64()))
-		err := kafka.RaiseReplicationFactor(ctx, name, int(want.ValueInt64()), func(inSync, partitions int) {
-			tflog.Info(ctx, "replication: partitions with every replica in sync", map[string]any{"topic": name, "in_sync": inSync, "partitions": partitions})
-		})
-		if err != nil {
-			resp.Diagnostics.Append(r.stepDiag(ctx, "update", timeout, rop, "The topic's settings were updated before this step. Replicas are only ever added: no record was moved or lost.", err))
-			return
-		}
-	}
-
-	r.readInto(ctx, kafka, &plan, op, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !planned.IsNull() && !planned.IsUnknown() && planned.ValueString() != p.TopicID.ValueString() {
-		// Recreated while the writes above ran: they may have reached the new topic.
-		resp.Diagnostics.Append(diagnostics.TopicRecreatedDuringUpdate(r.spec.label, name, planned.ValueString(), p.TopicID.ValueString(), written))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	setTopicIdentity(ctx, resp.Identity, p.Name, &resp.Diagnostics)
 }
 
-// Delete deletes the topic unless protected, and only the topic Terraform
-// manages: a topic recreated under its name is refused. ModifyPlan refuses
-// a protected destroy already; this checks again because state can be
-// destroyed by paths that skip our plan (a -target, a stale plan file).
+// Delete deletes the topic unless protected, through deleteOne. ModifyPlan
+// refuses a protected destroy already; this checks again because state
+// can be destroyed by paths that skip our plan (a -target, a stale plan file).
 func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state M
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -358,36 +227,13 @@ func (r *topicResource[M]) Delete(ctx context.Context, req resource.DeleteReques
 		resp.Diagnostics.Append(diagnostics.DeletionProtectedAtDelete(r.spec.label, name))
 		return
 	}
-	op := fmt.Sprintf("deleting %s %q", r.spec.label, name)
-	kafka, diags := r.clients.KafkaClient(ctx, op)
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("deleting %s %q", r.spec.label, name))
+	timeout, d := s.Timeouts.Delete(ctx, defaultTopicTimeout)
+	diags.Append(d...)
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, d := s.Timeouts.Delete(ctx, defaultTopicTimeout)
-	if resp.Diagnostics.Append(d...); resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	t, err := kafka.DescribeTopic(ctx, name)
-	switch {
-	case errors.Is(err, kafkaops.ErrTopicNotFound):
-		return // already gone: the goal state
-	case err != nil:
-		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, fmt.Sprintf("checking the topic ID of %s %q before deleting it", r.spec.label, name), "Nothing was deleted.", err))
-		return
-	case !s.TopicID.IsNull() && !s.TopicID.IsUnknown() && t.ID.String() != s.TopicID.ValueString():
-		resp.Diagnostics.Append(diagnostics.TopicRecreatedNotDeleted(r.spec.label, name, s.TopicID.ValueString(), t.ID.String()))
-		return
-	}
-	if err := kafka.DeleteTopic(ctx, name, t.ID); err != nil {
-		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, op, "Kafka may delete the topic all the same; the topic stays in state until a run sees it gone.", err))
-		return
-	}
-	if err := kafka.AwaitTopicDeleted(ctx, name, t.ID); err != nil {
-		resp.Diagnostics.Append(r.stepDiag(ctx, "delete", timeout, fmt.Sprintf("waiting for Kafka to finish deleting %s %q", r.spec.label, name),
-			"Kafka accepted the deletion; the topic stays in state until a run sees it gone.", err))
-	}
+	resp.Diagnostics.Append(r.deleteOne(ctx, kafka, &state, timeout)...)
 }
 
 // ImportState adopts a topic by name (the import ID, or the identity's
@@ -612,14 +458,19 @@ func refuseTopicShapeChange(diags *diag.Diagnostics, attr, topic string, old, pl
 	diags.Append(diagnostics.TopicShapeChange(attr, topic, old.ValueInt64(), planned.ValueInt64()))
 }
 
+// privateGetter is the read side of a request's private state.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
 // privateLiveTopicID is the private-state key under which Read leaves the
 // live topic ID of a topic recreated outside Terraform, for ModifyPlan.
 const privateLiveTopicID = "live_topic_id"
 
 // liveTopicID returns the ID Read found on a topic recreated outside
 // Terraform, if it found one.
-func liveTopicID(ctx context.Context, req resource.ModifyPlanRequest, diags *diag.Diagnostics) (string, bool) {
-	raw, d := req.Private.GetKey(ctx, privateLiveTopicID)
+func liveTopicID(ctx context.Context, private privateGetter, diags *diag.Diagnostics) (string, bool) {
+	raw, d := private.GetKey(ctx, privateLiveTopicID)
 	diags.Append(d...)
 	if len(raw) == 0 {
 		return "", false
