@@ -60,3 +60,9 @@ func NoRecoveryPointForJob(job string) func(op string, err error) diag.Diagnosti
 				"has none meanwhile.", job), err))
 	}
 }
+
+// ForFleetEntry names the entry (its key) of flinkagents_action_state_topics
+// a diagnostic of one of its topics is about.
+func ForFleetEntry(key string, attr path.Path, d diag.Diagnostic) diag.Diagnostic {
+	return forKey("Operator", key, attr, d)
+}

@@ -51,10 +51,21 @@ func ReplicationFactorDecrease(topic string, old, planned int64) diag.Diagnostic
 				"the partitions with kafka-reassign-partitions.sh, then set replication_factor to the new value (a refresh reads it).", nil))
 }
 
+// FleetTopicsType is the fleet resource, whose topics are adopted by
+// importing the fleet.
+const FleetTopicsType = "flinkagents_action_state_topics"
+
 // TopicCreateFailed explains a failed creation, with the import hint when
 // the topic already exists.
 func TopicCreateFailed(op, resourceType, name string, replicationFactor int16, err error, conn string) diag.Diagnostic {
 	switch {
+	case errors.Is(err, kerr.TopicAlreadyExists) && resourceType == FleetTopicsType:
+		return diag.NewErrorDiagnostic("Topic Already Exists",
+			detail(op, fmt.Sprintf("Topic %q exists but is not in Terraform state, and the provider never takes over a topic it did not "+
+				"create or import. If it is a leftover, delete it and apply again; if it holds this operator's state, adopt the fleet with it: "+
+				"remove flinkagents_action_state_topics from state (a removed block with lifecycle { destroy = false }, or terraform state rm) "+
+				"and import it again with an import block whose id lists every operator, this one included "+
+				"(\"key=action_state_topic:control_topic,...\"). The fleet's other topics were applied and saved.", name), err))
 	case errors.Is(err, kerr.TopicAlreadyExists):
 		return diag.NewErrorDiagnostic("Topic Already Exists",
 			detail(op, fmt.Sprintf("The topic exists but is not in Terraform state. Adopt it instead of creating it:\n\n"+

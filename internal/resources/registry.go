@@ -12,6 +12,7 @@ import (
 func All() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewActionStateTopic,
+		NewActionStateTopics,
 		NewCleanupControlTopic,
 		NewCleanupBoundary,
 		NewCleanupBoundaries,

@@ -1,6 +1,7 @@
 package resources
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -78,7 +79,7 @@ func (r *topicResource[M]) createOne(ctx context.Context, kafka *kafkaops.Client
 			"Kafka may have created the topic all the same: if it exists when apply runs again, apply reports Topic Already Exists with the import command to adopt it.", err))
 		return diags
 	case err != nil:
-		diags.Append(diagnostics.TopicCreateFailed(op, r.spec.resourceType, name, rf, err, r.clients.Connection()))
+		diags.Append(diagnostics.TopicCreateFailed(op, cmp.Or(r.createdBy, r.spec.resourceType), name, rf, err, r.clients.Connection()))
 		return diags
 	}
 	r.fillFrom(plan, created.Topic, created.Configs, op, &diags)
@@ -165,6 +166,9 @@ func (r *topicResource[M]) updateOne(ctx context.Context, kafka *kafkaops.Client
 		diags.Append(r.stepDiag(ctx, "update", timeout, op, "Kafka applies a topic's settings all together or not at all; the next plan shows whether they are still to be made.", err))
 		return diags
 	}
+	// The read-back below must see what was written, or Terraform calls
+	// the result inconsistent with the plan.
+	_, _ = kafka.AwaitTopicConfigs(ctx, name, func(cfg map[string]kafkaops.ConfigValue) bool { return configsShow(cfg, set) }, configsVisibleWithin)
 	if want, had := p.ReplicationFactor, r.spec.common(state).ReplicationFactor; !want.IsNull() && !want.IsUnknown() && want.ValueInt64() > had.ValueInt64() {
 		rop := fmt.Sprintf("raising the replication factor of %s %q from %d to %d", r.spec.label, name, had.ValueInt64(), want.ValueInt64())
 		written = append(written, fmt.Sprintf("replication factor raised to %d", want.ValueInt64()))
@@ -216,4 +220,27 @@ func (r *topicResource[M]) deleteOne(ctx context.Context, kafka *kafkaops.Client
 			"Kafka accepted the deletion; the topic stays in state until a run sees it gone.", err))
 	}
 	return diags
+}
+
+// configsVisibleWithin bounds how long an update waits for its settings to
+// show in the topic's configs before reading it back.
+const configsVisibleWithin = 10 * time.Second
+
+// configsShow reports whether live holds every setting of set, a cleanup
+// policy compared as the runtime compares it (a set).
+func configsShow(live map[string]kafkaops.ConfigValue, set map[string]string) bool {
+	for k, want := range set {
+		got, ok := live[k]
+		switch {
+		case !ok || got.Null:
+			return false
+		case k == cleanup.ConfigCleanupPolicy && want != cleanup.ControlTopicPolicy:
+			if !cleanup.PolicyEqual(want, got.Value) {
+				return false
+			}
+		case got.Value != want:
+			return false
+		}
+	}
+	return true
 }

@@ -98,6 +98,9 @@ type topicSpec[M any] struct {
 type topicResource[M any] struct {
 	spec    *topicSpec[M]
 	clients *providerdata.Clients
+	// createdBy is the resource type that creates the topic when not the
+	// kind's own (the fleet), for the diagnostics that say how to adopt one.
+	createdBy string
 }
 
 func (r *topicResource[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {

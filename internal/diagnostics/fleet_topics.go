@@ -1,0 +1,50 @@
+package diagnostics
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+)
+
+// FleetEntryProtected refuses, at plan time, removing an operator's entry
+// (or its control topic) from flinkagents_action_state_topics while the
+// fleet's deletion_protection is on: removing it deletes its topics.
+func FleetEntryProtected(attr path.Path, key, what string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, fmt.Sprintf("Operator %q: Deletion Protection Is On", key),
+		detail(fmt.Sprintf("planning, Terraform would delete %s of operator %q", what, key),
+			"Removing an entry (or its control_topic) deletes its topics, and with them data the Flink Agents runtime needs to restore "+
+				"without re-running actions, or the recorded cleanup boundaries. If that is really intended: set deletion_protection = false, "+
+				"run terraform apply, then remove the entry. To stop managing the topics without deleting them, remove the whole resource with "+
+				"a removed block (lifecycle { destroy = false }) and import the fleet again without the entry. If Terraform says the resource "+
+				"is tainted (a first apply that failed part way), run terraform untaint on it: its topics are in state and nothing needs replacing.", nil))
+}
+
+// FleetTopicRenamed refuses renaming a topic of an existing entry: a new
+// name is a new topic, and the old one, with every action's state, would
+// be deleted.
+func FleetTopicRenamed(attr path.Path, key, what, from, to string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, fmt.Sprintf("Operator %q: Topic Name Cannot Change", key),
+		detail(fmt.Sprintf("planning operator %q, the name of its %s would change from %q to %q", key, what, from, to),
+			"Kafka cannot rename a topic: a new name is a new, empty topic, and the old one holds the action state or the boundaries a "+
+				"restore needs. The provider never replaces a topic. Set the name back; to move the operator to a new topic, add it under a "+
+				"new key and migrate the job, then remove the old entry (with deletion_protection = false).", nil))
+}
+
+// FleetTopicNamedTwice refuses a topic name that two places of the fleet
+// give: one topic cannot be two operators' (or both kinds).
+func FleetTopicNamedTwice(attr path.Path, name, first, second string) diag.Diagnostic {
+	return diag.NewAttributeErrorDiagnostic(attr, "Topic Named Twice",
+		detail(fmt.Sprintf("validating flinkagents_action_state_topics, topic %q is both %s and %s", name, first, second),
+			"Each topic belongs to one operator and is either its action-state topic or its control topic: a control topic that is also an "+
+				"action-state topic would be compacted and retention-managed at once, and two operators sharing a topic overwrite each "+
+				"other's state. Give each a topic of its own.", nil))
+}
+
+// InvalidFleetImportID refuses an import ID of flinkagents_action_state_topics.
+func InvalidFleetImportID(id string, err error) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Invalid Import ID",
+		detail(fmt.Sprintf("importing flinkagents_action_state_topics with ID %q", id),
+			"Give each operator as key=action_state_topic or key=action_state_topic:control_topic, separated by commas, for example "+
+				"\"orders=agents-orders:agents-orders-control,payments=agents-payments:agents-payments-control\". Nothing was imported.", err))
+}

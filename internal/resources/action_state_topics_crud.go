@@ -1,0 +1,339 @@
+package resources
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// Create applies every entry; see applyAll. An entry that fails is saved
+// as still to be created and named in an error. Terraform then marks the
+// whole resource tainted (any error on create does): the plan that follows
+// refuses the replacement while deletion_protection is on, and its
+// diagnostic says to run terraform untaint, as the topics are in state.
+func (r *fleetTopicsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan fleetTopicsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultTopicTimeout)
+	resp.Diagnostics.Append(d...)
+	if r.applyAll(ctx, timeout, &plan, nil, false, &resp.Diagnostics); plan.Operators.IsNull() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read refreshes every topic in Kafka side by side. A topic gone from
+// Kafka is kept with a null topic_id (the next plan creates it again, with
+// a warning now); one recreated outside Terraform keeps the ID Terraform
+// knows, and the plan proposes the new one as a change to confirm.
+func (r *fleetTopicsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state fleetTopicsModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	entries := fleetEntriesOf(ctx, state.Operators, &resp.Diagnostics)
+	importing := fleetImporting(ctx, req.Private, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || len(entries) == 0 {
+		return
+	}
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("reading the topics of %d operators", len(entries)))
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	protected := state.DeletionProtection.ValueBool()
+	keys := slices.Sorted(maps.Keys(entries))
+	read := make([]fleetEntry, len(keys))
+	lives := make([][2]string, len(keys))
+	said := make([]diag.Diagnostics, len(keys))
+	eachEntry(len(keys), func(i int) {
+		read[i] = entries[keys[i]]
+		lives[i] = r.readEntry(ctx, kafka, keys[i], &read[i], protected, importing, &said[i])
+	})
+	live := map[string]string{}
+	for i, key := range keys {
+		resp.Diagnostics.Append(said[i]...)
+		entries[key] = read[i]
+		for j, attr := range []string{"action_state_topic", "control_topic"} {
+			if lives[i][j] != "" {
+				live[liveKey(key, attr)] = lives[i][j]
+			}
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	raw, _ := json.Marshal(live)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateLiveTopicIDs, raw)...)
+	if importing {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImporting, nil)...)
+	}
+	state.ID = types.StringValue(fleetTopicsID)
+	state.Operators = fleetEntriesValue(ctx, entries, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// readEntry refreshes one entry's topics, returning the live IDs of those
+// recreated outside Terraform (action-state, control). A topic with no ID
+// yet (not created) is read only on import, where it must exist.
+func (r *fleetTopicsResource) readEntry(ctx context.Context, kafka *kafkaops.Client, key string, e *fleetEntry, protected, importing bool, diags *diag.Diagnostics) (live [2]string) {
+	say := entrySay(key, diags)
+	if importing || inKafka(e.ActionStateTopic.TopicID) {
+		m := e.ActionStateTopic.model(protected)
+		gone, now, d := r.data.readOne(ctx, kafka, &m)
+		if gone && importing {
+			d = diag.Diagnostics{diagnostics.ImportedTopicNotFound("action-state topic", m.Name.ValueString(), nil)}
+		}
+		say("action_state_topic", d)
+		if gone {
+			m.TopicID = types.StringNull()
+		}
+		e.ActionStateTopic, live[0] = dataTopicOf(m), now
+	}
+	if c := e.ControlTopic; c != nil && (importing || inKafka(c.TopicID)) {
+		m := c.model(protected, e.ActionStateTopic.Name)
+		gone, now, d := r.control.readOne(ctx, kafka, &m)
+		if gone && importing {
+			d = diag.Diagnostics{diagnostics.ImportedTopicNotFound("cleanup control topic", m.Name.ValueString(), nil)}
+		}
+		say("control_topic", d)
+		if gone {
+			m.TopicID = types.StringNull()
+		}
+		e.ControlTopic, live[1] = controlTopicOf(m), now
+	}
+	return live
+}
+
+func (r *fleetTopicsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state fleetTopicsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultTopicTimeout)
+	resp.Diagnostics.Append(d...)
+	prior := fleetEntriesOf(ctx, state.Operators, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.applyAll(ctx, timeout, &plan, prior, state.DeletionProtection.ValueBool(), &resp.Diagnostics); plan.Operators.IsNull() {
+		return
+	}
+	// Saved whatever failed: each entry holds what is true of it now.
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete deletes every topic of the fleet, control topics first, unless
+// protected; ModifyPlan refused a protected destroy already, and this
+// checks again for paths that skip our plan.
+func (r *fleetTopicsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state fleetTopicsModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	prior := fleetEntriesOf(ctx, state.Operators, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || len(prior) == 0 {
+		return
+	}
+	if state.DeletionProtection.ValueBool() {
+		resp.Diagnostics.Append(diagnostics.DeletionProtectedAtDelete("flinkagents_action_state_topics", fmt.Sprintf("holding %d operators' topics", len(prior))))
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, defaultTopicTimeout)
+	resp.Diagnostics.Append(d...)
+	kafka, diags := r.clients.KafkaClient(ctx, fmt.Sprintf("deleting the topics of %d operators", len(prior)))
+	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
+		return
+	}
+	keys := slices.Sorted(maps.Keys(prior))
+	said := make([]diag.Diagnostics, len(keys))
+	eachEntry(len(keys), func(i int) {
+		e := prior[keys[i]]
+		r.deleteEntry(ctx, kafka, keys[i], &e, timeout, &said[i])
+	})
+	for i := range keys {
+		resp.Diagnostics.Append(said[i]...)
+	}
+}
+
+// applyAll brings every entry of plan about, side by side: topics of new
+// entries (or gone from Kafka) are created, changed ones updated through
+// the identity check, removed ones deleted (never while protected). It
+// leaves in plan what state should hold: each entry as it now is, so one
+// entry's failure (named in diags) loses nothing of the others.
+func (r *fleetTopicsResource) applyAll(ctx context.Context, timeout time.Duration, plan *fleetTopicsModel, prior map[string]fleetEntry, wasProtected bool, diags *diag.Diagnostics) {
+	plan.ID = types.StringValue(fleetTopicsID)
+	planned := fleetEntriesOf(ctx, plan.Operators, diags)
+	if diags.HasError() {
+		plan.Operators = types.MapNull(fleetEntryType())
+		return
+	}
+	kafka, d := r.clients.KafkaClient(ctx, fmt.Sprintf("applying the topics of %d operators", len(planned)))
+	if diags.Append(d...); diags.HasError() {
+		plan.Operators = types.MapNull(fleetEntryType())
+		return
+	}
+	protect := plan.DeletionProtection.ValueBool()
+	var removed []string
+	for _, key := range slices.Sorted(maps.Keys(prior)) {
+		if _, kept := planned[key]; !kept {
+			removed = append(removed, key)
+		}
+	}
+	keys := slices.Sorted(maps.Keys(planned))
+	done := make([]fleetEntry, len(keys)+len(removed))
+	said := make([]diag.Diagnostics, len(keys)+len(removed))
+	eachEntry(len(keys)+len(removed), func(i int) {
+		if i >= len(keys) {
+			key := removed[i-len(keys)]
+			done[i] = prior[key]
+			if wasProtected {
+				said[i].Append(diagnostics.FleetEntryProtected(fleetEntryPath(key), key, "the topics"))
+				return
+			}
+			r.deleteEntry(ctx, kafka, key, &done[i], timeout, &said[i])
+			return
+		}
+		key := keys[i]
+		done[i] = planned[key]
+		var before *fleetEntry
+		if e, had := prior[key]; had {
+			before = &e
+		}
+		r.applyEntry(ctx, kafka, key, &done[i], before, protect, wasProtected, timeout, &said[i])
+	})
+	for i := range done {
+		diags.Append(said[i]...)
+		if i < len(keys) {
+			planned[keys[i]] = done[i]
+		} else if said[i].HasError() {
+			planned[removed[i-len(keys)]] = done[i] // not deleted: still Terraform's
+		}
+	}
+	plan.Operators = fleetEntriesValue(ctx, planned, diags)
+}
+
+// applyEntry creates, updates or deletes what one entry's plan asks of its
+// topics, leaving in e what is true after: a topic that failed to be
+// created is kept with a null topic_id, one that failed to update or to
+// be deleted as state had it.
+func (r *fleetTopicsResource) applyEntry(ctx context.Context, kafka *kafkaops.Client, key string, e, before *fleetEntry, protect, wasProtected bool, timeout time.Duration, diags *diag.Diagnostics) {
+	at := fleetEntryPath(key)
+	say := entrySay(key, diags)
+	data := e.ActionStateTopic.model(protect)
+	switch {
+	case before == nil || !inKafka(before.ActionStateTopic.TopicID):
+		d := r.data.createOne(ctx, kafka, &data, timeout)
+		say("action_state_topic", d)
+		if d.HasError() {
+			e.ActionStateTopic = notCreatedData(e.ActionStateTopic)
+		} else {
+			e.ActionStateTopic = dataTopicOf(data)
+		}
+	case !fleetDataEqual(e.ActionStateTopic, before.ActionStateTopic):
+		was := before.ActionStateTopic.model(wasProtected)
+		d := r.data.updateOne(ctx, kafka, &data, &was, timeout)
+		say("action_state_topic", d)
+		if d.HasError() {
+			e.ActionStateTopic = before.ActionStateTopic
+		} else {
+			e.ActionStateTopic = dataTopicOf(data)
+		}
+	}
+
+	c := e.ControlTopic
+	hadControl := before != nil && before.ControlTopic != nil && inKafka(before.ControlTopic.TopicID)
+	switch {
+	case c == nil && hadControl:
+		was := before.ControlTopic.model(wasProtected, before.ActionStateTopic.Name)
+		if wasProtected {
+			diags.Append(diagnostics.FleetEntryProtected(at.AtName("control_topic"), key, fmt.Sprintf("the control topic %q", was.Name.ValueString())))
+			e.ControlTopic = before.ControlTopic
+			return
+		}
+		if d := r.control.deleteOne(ctx, kafka, &was, timeout); d.HasError() {
+			say("control_topic", d)
+			e.ControlTopic = before.ControlTopic
+		}
+	case c == nil:
+	case !hadControl:
+		m := c.model(protect, e.ActionStateTopic.Name)
+		d := r.control.createOne(ctx, kafka, &m, timeout)
+		say("control_topic", d)
+		if d.HasError() {
+			e.ControlTopic = notCreatedControl(*c)
+		} else {
+			e.ControlTopic = controlTopicOf(m)
+		}
+	case !fleetControlEqual(*c, *before.ControlTopic):
+		m := c.model(protect, e.ActionStateTopic.Name)
+		was := before.ControlTopic.model(wasProtected, before.ActionStateTopic.Name)
+		d := r.control.updateOne(ctx, kafka, &m, &was, timeout)
+		say("control_topic", d)
+		if d.HasError() {
+			e.ControlTopic = before.ControlTopic
+		} else {
+			e.ControlTopic = controlTopicOf(m)
+		}
+	}
+}
+
+// deleteEntry deletes one entry's topics, the control topic first (its
+// boundaries mean nothing without the action-state topic, not the other
+// way round). What could not be deleted stays in e.
+func (r *fleetTopicsResource) deleteEntry(ctx context.Context, kafka *kafkaops.Client, key string, e *fleetEntry, timeout time.Duration, diags *diag.Diagnostics) {
+	say := entrySay(key, diags)
+	if c := e.ControlTopic; c != nil && inKafka(c.TopicID) {
+		m := c.model(false, e.ActionStateTopic.Name)
+		if d := r.control.deleteOne(ctx, kafka, &m, timeout); d.HasError() {
+			say("control_topic", d)
+			return
+		}
+	}
+	if inKafka(e.ActionStateTopic.TopicID) {
+		m := e.ActionStateTopic.model(false)
+		say("action_state_topic", r.data.deleteOne(ctx, kafka, &m, timeout))
+	}
+}
+
+// notCreatedData is a planned topic whose create failed, as state keeps
+// it: no ID (so the next plan creates it again) and nothing unknown.
+func notCreatedData(t fleetDataTopic) fleetDataTopic {
+	t.TopicID = types.StringNull()
+	t.CleanupPolicy, t.RetentionMs, t.RetentionBytes = types.StringNull(), types.StringNull(), types.StringNull()
+	if t.ReplicationFactor.IsUnknown() {
+		t.ReplicationFactor = types.Int64Null()
+	}
+	return t
+}
+
+func notCreatedControl(t fleetControlTopic) *fleetControlTopic {
+	t.TopicID, t.CleanupPolicy = types.StringNull(), types.StringNull()
+	if t.ReplicationFactor.IsUnknown() {
+		t.ReplicationFactor = types.Int64Null()
+	}
+	return &t
+}
+
+// fleetDataEqual reports whether a planned topic asks for nothing state
+// does not already hold.
+func fleetDataEqual(a, b fleetDataTopic) bool {
+	return a.Name.Equal(b.Name) && a.Partitions.Equal(b.Partitions) && a.ReplicationFactor.Equal(b.ReplicationFactor) &&
+		a.Config.Equal(b.Config) && a.TopicID.Equal(b.TopicID) && a.CleanupPolicy.Equal(b.CleanupPolicy) &&
+		a.RetentionMs.Equal(b.RetentionMs) && a.RetentionBytes.Equal(b.RetentionBytes)
+}
+
+func fleetControlEqual(a, b fleetControlTopic) bool {
+	return a.Name.Equal(b.Name) && a.ReplicationFactor.Equal(b.ReplicationFactor) && a.Config.Equal(b.Config) &&
+		a.TopicID.Equal(b.TopicID) && a.CleanupPolicy.Equal(b.CleanupPolicy)
+}

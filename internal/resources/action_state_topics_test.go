@@ -1,0 +1,331 @@
+package resources_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/acctest"
+)
+
+// fleetTopics renders a flinkagents_action_state_topics block: entries are
+// HCL bodies of operators by key.
+func fleetTopics(e *acctest.Env, protected bool, entries map[string]string) string {
+	return fleetTopicsWith(e, protected, "", entries)
+}
+
+// fleetTopicsWith is fleetTopics with extra in the resource's body.
+func fleetTopicsWith(e *acctest.Env, protected bool, extra string, entries map[string]string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nresource \"flinkagents_action_state_topics\" \"fleet\" {\n  deletion_protection = %t\n  %s\n  operators = {\n", e.Provider(), protected, extra)
+	for key, body := range entries {
+		fmt.Fprintf(&b, "    %s = {\n%s\n    }\n", key, body)
+	}
+	b.WriteString("  }\n}\n")
+	return b.String()
+}
+
+func fleetData(name string, partitions int, extra string) string {
+	return fmt.Sprintf("      action_state_topic = {\n        name = %q\n        partitions = %d\n        %s\n      }", name, partitions, extra)
+}
+
+func fleetControl(name string) string {
+	return fmt.Sprintf("      control_topic = {\n        name = %q\n      }", name)
+}
+
+// TestActionStateTopicsLifecycle: a fleet's topics in one resource keep
+// every guarantee of the single-topic resources, per topic: created with
+// the enforced settings, drift restored in place, a partition change, a
+// rename and a protected removal refused at plan time naming the entry;
+// a new operator added beside the others; the fleet imported by ID with
+// no change planned; with protection off, a removed entry's topics are
+// deleted and the others left alone.
+func TestActionStateTopicsLifecycle(t *testing.T) {
+	e := acctest.New(t)
+	orders, payments, refunds := e.Name("orders"), e.Name("payments"), e.Name("refunds")
+	addr := "flinkagents_action_state_topics.fleet"
+	two := map[string]string{
+		"orders":   fleetData(orders, 3, "") + "\n" + fleetControl(orders+"-control"),
+		"payments": fleetData(payments, 2, `config = { "min.cleanable.dirty.ratio" = "0.3" }`),
+	}
+	three := map[string]string{"refunds": fleetData(refunds, 1, "") + "\n" + fleetControl(refunds+"-control")}
+	for k, v := range two {
+		three[k] = v
+	}
+	entry := func(key string) tfjsonpath.Path { return tfjsonpath.New("operators").AtMapKey(key) }
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{
+				Config: fleetTopics(e, true, two),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, entry("orders").AtMapKey("action_state_topic").AtMapKey("cleanup_policy"), knownvalue.StringExact("compact,delete")),
+					statecheck.ExpectKnownValue(addr, entry("orders").AtMapKey("control_topic").AtMapKey("cleanup_policy"), knownvalue.StringExact("compact")),
+					statecheck.ExpectKnownValue(addr, entry("payments").AtMapKey("action_state_topic").AtMapKey("retention_ms"), knownvalue.StringExact("-1")),
+					statecheck.ExpectKnownValue(addr, entry("orders").AtMapKey("action_state_topic").AtMapKey("topic_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`))),
+					statecheck.ExpectKnownValue(addr, entry("payments").AtMapKey("control_topic"), knownvalue.Null()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraformState) error {
+					for topic, want := range map[string]map[string]string{
+						orders:              {"cleanup.policy": "compact,delete", "retention.ms": "-1", "retention.bytes": "-1"},
+						orders + "-control": {"cleanup.policy": "compact"},
+						payments:            {"cleanup.policy": "compact,delete", "min.cleanable.dirty.ratio": "0.3"},
+					} {
+						for k, v := range want {
+							if got := e.TopicConfig(topic, k); got != v {
+								return fmt.Errorf("%s: %s=%q, want %q", topic, k, got, v)
+							}
+						}
+					}
+					return nil
+				},
+			},
+			{
+				// Drift on one topic of one entry is restored in place; the
+				// other topics are not written.
+				PreConfig: func() {
+					if err := e.Admin.AlterTopicConfigs(context.Background(), payments, map[string]string{"retention.ms": "1000"}, nil); err != nil {
+						t.Fatal(err)
+					}
+					if err := e.Admin.AlterTopicConfigs(context.Background(), orders+"-control", map[string]string{"cleanup.policy": "compact,delete"}, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: fleetTopics(e, true, two),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, entry("payments").AtMapKey("action_state_topic").AtMapKey("retention_ms"), knownvalue.StringExact("-1")),
+						plancheck.ExpectKnownValue(addr, entry("orders").AtMapKey("control_topic").AtMapKey("cleanup_policy"), knownvalue.StringExact("compact")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraformState) error {
+					if got := e.TopicConfig(payments, "retention.ms"); got != "-1" {
+						return fmt.Errorf("retention.ms not restored: %q", got)
+					}
+					if got := e.TopicConfig(orders+"-control", "cleanup.policy"); got != "compact" {
+						return fmt.Errorf("control policy not restored: %q", got)
+					}
+					return nil
+				},
+			},
+			{
+				Config:      fleetTopics(e, true, map[string]string{"orders": fleetData(orders, 6, "") + "\n" + fleetControl(orders+"-control"), "payments": two["payments"]}),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Operator "orders": Topic Shape Cannot Change`),
+			},
+			{
+				Config:      fleetTopics(e, true, map[string]string{"orders": fleetData(orders+"-v2", 3, "") + "\n" + fleetControl(orders+"-control"), "payments": two["payments"]}),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Operator "orders": Topic Name Cannot Change`),
+			},
+			{
+				Config:      fleetTopics(e, true, map[string]string{"orders": two["orders"]}),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Operator "payments": Deletion Protection Is On`),
+			},
+			{
+				Config:      fleetTopics(e, true, map[string]string{"orders": fleetData(orders, 3, ""), "payments": two["payments"]}),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Operator "orders": Deletion Protection Is On.*control topic`),
+			},
+			{
+				Config:      fleetTopics(e, true, map[string]string{"orders": two["orders"], "payments": fleetData(orders+"-control", 1, "")}),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Topic Named Twice`),
+			},
+			{
+				// A new operator: its topics are created, the others untouched.
+				Config: fleetTopics(e, true, three),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(addr, entry("orders").AtMapKey("action_state_topic").AtMapKey("partitions"), knownvalue.Int64Exact(3)),
+						plancheck.ExpectUnknownValue(addr, entry("refunds").AtMapKey("action_state_topic").AtMapKey("topic_id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraformState) error {
+					if got := e.TopicConfig(refunds+"-control", "cleanup.policy"); got != "compact" {
+						return fmt.Errorf("refunds' control topic: cleanup.policy %q", got)
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           fmt.Sprintf("orders=%s:%s-control,payments=%s,refunds=%s:%s-control", orders, orders, payments, refunds, refunds),
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"operators.payments.action_state_topic.config", "timeouts"},
+			},
+			{Config: fleetTopics(e, false, three)},
+			{
+				// Unprotected, a removed entry's topics are deleted; the
+				// others stay.
+				Config: fleetTopics(e, false, two),
+				Check: func(*terraformState) error {
+					for _, gone := range []string{refunds, refunds + "-control"} {
+						if _, err := e.Admin.DescribeTopic(context.Background(), gone); err == nil {
+							return fmt.Errorf("%s still exists", gone)
+						}
+					}
+					if got := e.TopicConfig(orders, "cleanup.policy"); got != "compact,delete" {
+						return fmt.Errorf("orders: %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestActionStateTopicsOneEntryFailing: one entry's failure never loses
+// the others' state. A new operator whose topic name is taken fails, named,
+// while another new operator's topics are created and saved; once the name
+// is free the next apply creates it. A topic recreated between plan and
+// apply is refused before any write to it, naming its entry, while the
+// other entry's change is made; the next plan proposes the new topic ID.
+func TestActionStateTopicsOneEntryFailing(t *testing.T) {
+	e := acctest.New(t)
+	orders, payments, billing, refunds := e.Name("orders"), e.Name("payments"), e.Name("billing"), e.Name("refunds")
+	addr := "flinkagents_action_state_topics.fleet"
+	entry := func(key string) tfjsonpath.Path { return tfjsonpath.New("operators").AtMapKey(key) }
+	ratio := func(v string) string { return fmt.Sprintf(`config = { "min.cleanable.dirty.ratio" = %q }`, v) }
+	two := map[string]string{"orders": fleetData(orders, 3, ratio("0.3")), "payments": fleetData(payments, 2, ratio("0.3"))}
+	four := map[string]string{"billing": fleetData(billing, 1, ""), "refunds": fleetData(refunds, 1, "")}
+	for k, v := range two {
+		four[k] = v
+	}
+	changed := map[string]string{"orders": fleetData(orders, 3, ratio("0.5")), "payments": fleetData(payments, 2, ratio("0.5")),
+		"billing": four["billing"], "refunds": four["refunds"]}
+	var recreatedID string
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: fleetTopics(e, false, two)},
+			{
+				PreConfig:   func() { e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"}) },
+				Config:      fleetTopics(e, false, four),
+				ExpectError: regexp.MustCompile(`Operator "billing": Topic Already Exists`),
+			},
+			{
+				// refunds was created and saved: only billing is still to create.
+				PreConfig: func() { e.DeleteTopic(billing) },
+				Config:    fleetTopics(e, false, four),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectKnownValue(addr, entry("refunds").AtMapKey("action_state_topic").AtMapKey("topic_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`))),
+						plancheck.ExpectUnknownValue(addr, entry("billing").AtMapKey("action_state_topic").AtMapKey("topic_id")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: fleetTopics(e, false, changed),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{betweenPlanAndApply(func() {
+					recreatedID = e.RecreateTopic(orders, 3, map[string]string{"cleanup.policy": "compact"})
+				})}},
+				ExpectError: regexp.MustCompile(`(?s)Operator "orders": Action-State Topic Changed Since The Plan`),
+			},
+			{
+				PreConfig: func() {
+					if got := e.TopicConfig(payments, "min.cleanable.dirty.ratio"); got != "0.5" {
+						t.Errorf("payments' change was not made beside the refused entry: %q", got)
+					}
+					if got := e.TopicConfig(orders, "cleanup.policy"); got != "compact" {
+						t.Errorf("the recreated topic was written: cleanup.policy %q", got)
+					}
+				},
+				Config: fleetTopics(e, false, changed),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectKnownValue(addr, entry("orders").AtMapKey("action_state_topic").AtMapKey("topic_id"),
+						knownvalue.StringFunc(func(v string) error {
+							if v != recreatedID {
+								return fmt.Errorf("planned topic_id %s, want the recreated topic's %s", v, recreatedID)
+							}
+							return nil
+						}))},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestActionStateTopicsReplicationAndGoneTopics, on a three-broker
+// cluster: a replication factor raised in place (planned as an update of
+// the same topics; kfake accepts the reassignment but never moves
+// replicas, so the wait ends at the update timeout, naming the entry); a
+// lower one refused at plan time; a topic deleted outside Terraform is
+// named at the next refresh and created again by the next apply; a
+// protected fleet's destroy is refused; an action-state topic holding
+// control records is refused at import.
+func TestActionStateTopicsReplicationAndGoneTopics(t *testing.T) {
+	e := acctest.NewInProcessCluster(t, 3)
+	orders, payments := e.Name("orders"), e.Name("payments")
+	addr := "flinkagents_action_state_topics.fleet"
+	entry := func(key string) tfjsonpath.Path { return tfjsonpath.New("operators").AtMapKey(key) }
+	fleet := func(ordersRF, paymentsRF int) map[string]string {
+		return map[string]string{
+			"orders":   fleetData(orders, 3, fmt.Sprintf("replication_factor = %d", ordersRF)) + "\n" + fleetControl(orders+"-control"),
+			"payments": fleetData(payments, 2, fmt.Sprintf("replication_factor = %d", paymentsRF)),
+		}
+	}
+	controlRecordsIn := e.Name("not-data")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: fleetTopics(e, true, fleet(1, 3))},
+			{
+				Config: fleetTopicsWith(e, true, "timeouts {\n    update = \"2s\"\n  }", fleet(3, 3)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, entry("orders").AtMapKey("action_state_topic").AtMapKey("replication_factor"), knownvalue.Int64Exact(3)),
+				}},
+				ExpectError: regexp.MustCompile(`(?s)Operator "orders": Action-State Topic Update Timed Out.*raising\s+the\s+replication\s+factor`),
+			},
+			{
+				Config:      fleetTopics(e, true, fleet(1, 2)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Operator "payments": Replication Factor Cannot Be Lowered`),
+			},
+			{
+				PreConfig: func() { e.DeleteTopic(payments) },
+				Config:    fleetTopics(e, true, fleet(1, 3)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, entry("payments").AtMapKey("action_state_topic").AtMapKey("topic_id"))},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraformState) error {
+					if got := e.TopicConfig(payments, "cleanup.policy"); got != "compact,delete" {
+						return fmt.Errorf("payments not created again: cleanup.policy %q", got)
+					}
+					return nil
+				},
+			},
+			{Config: fleetTopics(e, true, fleet(1, 3)), Destroy: true, ExpectError: regexp.MustCompile(`Deletion Protection Is On`)},
+			{
+				PreConfig: func() {
+					e.CreateTopic(controlRecordsIn, 1, map[string]string{"cleanup.policy": "compact"})
+					controlRecords(t, e, controlRecordsIn, orders)
+				},
+				Config:        fleetTopics(e, true, fleet(1, 3)),
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: fmt.Sprintf("orders=%s", controlRecordsIn),
+				ExpectError:   regexp.MustCompile(`Topic Is A Cleanup Control Topic`),
+			},
+			{Config: fleetTopics(e, false, fleet(1, 3))},
+		},
+	})
+}
