@@ -3,7 +3,6 @@ package adoption
 import (
 	"context"
 
-	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -20,9 +19,7 @@ func ControlRecordIn(ctx context.Context, k *kafkaops.Client, t kafkaops.Topic) 
 	if len(t.Partitions) != 1 {
 		return nil, nil
 	}
-	scans, failed, err := k.ScanPartitionZero(ctx, []kafkaops.Topic{t}, func(r kafkaops.Record) bool {
-		return cleanupplan.IsControlRecord(r.Key, r.Value)
-	}, AdoptScan)
+	scans, failed, err := scanForControl(ctx, k, []kafkaops.Topic{t}, AdoptScan)
 	if err != nil {
 		return nil, err
 	}

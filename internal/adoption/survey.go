@@ -124,9 +124,7 @@ func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) (Survey,
 			}
 		}
 	}
-	scans, scanFailed, err := k.ScanPartitionZero(ctx, single, func(r kafkaops.Record) bool {
-		return cleanupplan.IsControlRecord(r.Key, r.Value)
-	}, SurveyScan)
+	scans, scanFailed, err := scanForControl(ctx, k, single, SurveyScan)
 	if err != nil {
 		return Survey{}, err
 	}
