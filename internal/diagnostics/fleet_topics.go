@@ -48,3 +48,17 @@ func InvalidFleetImportID(id string, err error) diag.Diagnostic {
 			"Give each operator as key=action_state_topic or key=action_state_topic:control_topic, separated by commas, for example "+
 				"\"orders=agents-orders:agents-orders-control,payments=agents-payments:agents-payments-control\". Nothing was imported.", err))
 }
+
+// FleetProtectedAtDelete refuses, at apply time, deleting a protected
+// fleet. The usual way here past the plan's refusal is a replacement
+// Terraform plans by itself: the resource is tainted because its first
+// apply failed part way, and the topics that apply created are in state.
+func FleetProtectedAtDelete(operators int) diag.Diagnostic {
+	return diag.NewErrorDiagnostic("Deletion Protection Is On",
+		detail(fmt.Sprintf("deleting flinkagents_action_state_topics, which holds %d operators' topics: its state has deletion_protection = true, so nothing was deleted", operators),
+			"If Terraform planned to replace the resource because it is tainted (\"is tainted, so must be replaced\": its first apply failed "+
+				"part way), nothing needs replacing: the topics that apply created are in its state. Run terraform untaint "+
+				"flinkagents_action_state_topics.<name>, then terraform apply creates what is still missing. Do not turn deletion_protection off "+
+				"for this: the replacement would delete those topics. If destroying the topics is really intended: set deletion_protection = false, "+
+				"run terraform apply, then destroy.", nil))
+}

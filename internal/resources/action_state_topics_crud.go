@@ -146,7 +146,7 @@ func (r *fleetTopicsResource) Delete(ctx context.Context, req resource.DeleteReq
 		return
 	}
 	if state.DeletionProtection.ValueBool() {
-		resp.Diagnostics.Append(diagnostics.DeletionProtectedAtDelete("flinkagents_action_state_topics", fmt.Sprintf("holding %d operators' topics", len(prior))))
+		resp.Diagnostics.Append(diagnostics.FleetProtectedAtDelete(len(prior)))
 		return
 	}
 	timeout, d := state.Timeouts.Delete(ctx, defaultTopicTimeout)

@@ -329,3 +329,55 @@ func TestActionStateTopicsReplicationAndGoneTopics(t *testing.T) {
 		},
 	})
 }
+
+// TestActionStateTopicsFirstApplyFailingPartWay: an entry failing in the
+// fleet's first apply leaves the resource tainted (Terraform taints any
+// create that reports an error). The topics created are in state, the
+// replacement Terraform then plans is refused before anything is deleted,
+// saying to untaint; after terraform untaint the next apply creates only
+// what is missing.
+func TestActionStateTopicsFirstApplyFailingPartWay(t *testing.T) {
+	e := acctest.New(t)
+	orders, billing := e.Name("orders"), e.Name("billing")
+	e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"})
+	w := e.Workdir()
+	w.Write("main.tf", strings.Replace(fleetTopics(e, true, map[string]string{"orders": fleetData(orders, 3, ""), "billing": fleetData(billing, 1, "")}),
+		e.Provider(), e.CLIProvider(), 1))
+	w.Terraform("init")
+	if out, err := w.TerraformErr("apply", "-auto-approve"); err == nil || !strings.Contains(string(out)+fmt.Sprint(err), `Operator "billing": Topic Already Exists`) {
+		t.Fatalf("first apply: %v\n%s", err, out)
+	}
+	ordersID := liveTopicID(t, e, orders)
+	e.DeleteTopic(billing)
+	out, err := w.TerraformErr("apply", "-auto-approve")
+	if msg := strings.Join(strings.Fields(string(out)+fmt.Sprint(err)), " "); err == nil || !strings.Contains(msg, "Deletion Protection Is On") || !strings.Contains(msg, "terraform untaint") {
+		t.Fatalf("apply of the tainted fleet: %v\n%s", err, out)
+	}
+	if got := liveTopicID(t, e, orders); got != ordersID {
+		t.Fatalf("orders was replaced: topic ID %s, was %s", got, ordersID)
+	}
+	w.Terraform("untaint", "flinkagents_action_state_topics.fleet")
+	w.Terraform("apply", "-auto-approve")
+	if got := liveTopicID(t, e, orders); got != ordersID {
+		t.Fatalf("orders was replaced: topic ID %s, was %s", got, ordersID)
+	}
+	if got := e.TopicConfig(billing, "cleanup.policy"); got != "compact,delete" {
+		t.Fatalf("billing not created: cleanup.policy %q", got)
+	}
+	if out, err := w.TerraformErr("plan", "-detailed-exitcode"); err != nil {
+		t.Fatalf("the plan after is not empty: %v\n%s", err, out)
+	}
+	w.Write("main.tf", strings.Replace(fleetTopics(e, false, map[string]string{"orders": fleetData(orders, 3, ""), "billing": fleetData(billing, 1, "")}),
+		e.Provider(), e.CLIProvider(), 1))
+	w.Terraform("apply", "-auto-approve")
+	w.Terraform("destroy", "-auto-approve")
+}
+
+func liveTopicID(t *testing.T, e *acctest.Env, name string) string {
+	t.Helper()
+	topic, err := e.Admin.DescribeTopic(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return topic.ID.String()
+}
