@@ -88,6 +88,11 @@ type Client struct {
 	// name (topic_delete.go).
 	deletes   *coalescer[struct{}]
 	deleteIDs sync.Map
+
+	// The live brokers, as LiveBrokers last read them (brokers.go).
+	brokersMu     sync.Mutex
+	brokers       []int32
+	brokersReadAt time.Time
 }
 
 const defaultClientID = "terraform-provider-flinkagents"
