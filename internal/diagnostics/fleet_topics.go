@@ -2,6 +2,7 @@ package diagnostics
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -61,4 +62,29 @@ func FleetProtectedAtDelete(operators int) diag.Diagnostic {
 				"flinkagents_action_state_topics.<name>, then terraform apply creates what is still missing. Do not turn deletion_protection off "+
 				"for this: the replacement would delete those topics. If destroying the topics is really intended: set deletion_protection = false, "+
 				"run terraform apply, then destroy.", nil))
+}
+
+// FleetTopicsExist refuses, at plan time, a new flinkagents_action_state_topics
+// whose topics exist already: managed by the single-topic resources or an
+// earlier version of a module, or created by the runtime. Creating them
+// would fail; importing the fleet adopts them, nothing created or deleted.
+func FleetTopicsExist(taken []string, importID string) diag.Diagnostic {
+	shown := taken
+	if len(shown) > 5 {
+		shown = shown[:5]
+	}
+	more := ""
+	if len(taken) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(taken)-len(shown))
+	}
+	return diag.NewErrorDiagnostic("Fleet Topics Exist Already",
+		detail(fmt.Sprintf("planning a new flinkagents_action_state_topics, %d of the topics it would create exist already (%s%s)",
+			len(taken), strings.Join(shown, ", "), more),
+			fmt.Sprintf("The provider never takes over a topic it did not create or import, and creating these would fail. "+
+				"If they are this fleet's topics (managed until now by flinkagents_action_state_topic and flinkagents_cleanup_control_topic, "+
+				"or by an earlier version of a module, whose old resources a removed block lets go of), import the fleet: add to the root "+
+				"module\n\n  import {\n    to = <this resource's address>\n    id = %q\n  }\n\nand plan again: the plan then imports "+
+				"every topic and shows only the settings the provider enforces. If instead Terraform says the resource \"is tainted, so must "+
+				"be replaced\" (its first apply failed part way), the topics it created are in its state and nothing needs replacing: run "+
+				"terraform untaint on it and apply again. Nothing was created or changed.", importID), nil))
 }

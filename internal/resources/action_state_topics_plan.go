@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
+
+	"github.com/twmb/franz-go/pkg/kerr"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -64,6 +67,9 @@ func (r *fleetTopicsResource) ModifyPlan(ctx context.Context, req resource.Modif
 	for i, key := range keys {
 		resp.Diagnostics.Append(said[i]...)
 		planned[key] = done[i]
+	}
+	if !resp.Diagnostics.HasError() {
+		r.refuseTakenNames(ctx, planned, state == nil, &resp.Diagnostics)
 	}
 	plan.ID = types.StringValue(fleetTopicsID)
 	plan.Operators = fleetEntriesValue(ctx, planned, &resp.Diagnostics)
@@ -173,4 +179,73 @@ func fleetLiveIDs(ctx context.Context, private privateGetter, diags *diag.Diagno
 		_ = json.Unmarshal(raw, &out) // unreadable: no topic proposed as recreated; Read says so again
 	}
 	return out
+}
+
+// refuseTakenNames refuses, at plan time, creating a topic whose name a
+// topic not in state already has: the create would fail at apply, and a
+// fleet whose first apply fails is left tainted. For a new fleet (first,
+// the usual case of a fleet the single-topic resources or an older module
+// managed) the diagnostic gives the import block that adopts them all. One
+// Metadata request for the whole cluster, only when something is to be
+// created; without a usable provider configuration yet, apply reports it.
+func (r *fleetTopicsResource) refuseTakenNames(ctx context.Context, planned map[string]fleetEntry, first bool, diags *diag.Diagnostics) {
+	type creation struct{ key, attr, name string }
+	var creating []creation
+	for _, key := range slices.Sorted(maps.Keys(planned)) {
+		e := planned[key]
+		if t := e.ActionStateTopic; t.TopicID.IsUnknown() && !t.Name.IsUnknown() {
+			creating = append(creating, creation{key, "action_state_topic", t.Name.ValueString()})
+		}
+		if c := e.ControlTopic; c != nil && c.TopicID.IsUnknown() && !c.Name.IsUnknown() {
+			creating = append(creating, creation{key, "control_topic", c.Name.ValueString()})
+		}
+	}
+	if len(creating) == 0 || r.clients == nil {
+		return
+	}
+	op := fmt.Sprintf("planning the topics of %d operators, checking that the %d to create do not exist", len(planned), len(creating))
+	kafka, d := r.clients.KafkaClient(ctx, op)
+	if d.HasError() {
+		return
+	}
+	listing, err := kafka.ListTopics(ctx)
+	if err != nil {
+		diags.Append(r.clients.KafkaDiag(op, err))
+		return
+	}
+	exists := map[string]bool{}
+	for _, t := range listing.Topics {
+		exists[t.Name] = true
+	}
+	for name := range listing.Failed {
+		exists[name] = true
+	}
+	var taken []string
+	for _, c := range creating {
+		if !exists[c.name] {
+			continue
+		}
+		taken = append(taken, c.name)
+		if !first {
+			diags.Append(diagnostics.ForFleetEntry(c.key, fleetEntryPath(c.key).AtName(c.attr),
+				diagnostics.TopicCreateFailed(op, diagnostics.FleetTopicsType, c.name, -1, kerr.TopicAlreadyExists, "")))
+		}
+	}
+	if first && len(taken) > 0 {
+		diags.Append(diagnostics.FleetTopicsExist(taken, fleetImportID(planned)))
+	}
+}
+
+// fleetImportID is the import ID naming every entry's topics.
+func fleetImportID(entries map[string]fleetEntry) string {
+	parts := make([]string, 0, len(entries))
+	for _, key := range slices.Sorted(maps.Keys(entries)) {
+		e := entries[key]
+		part := key + "=" + e.ActionStateTopic.Name.ValueString()
+		if e.ControlTopic != nil {
+			part += ":" + e.ControlTopic.Name.ValueString()
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ",")
 }

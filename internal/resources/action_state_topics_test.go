@@ -5,7 +5,11 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -189,12 +193,13 @@ func TestActionStateTopicsLifecycle(t *testing.T) {
 	})
 }
 
-// TestActionStateTopicsOneEntryFailing: one entry's failure never loses
-// the others' state. A new operator whose topic name is taken fails, named,
-// while another new operator's topics are created and saved; once the name
-// is free the next apply creates it. A topic recreated between plan and
-// apply is refused before any write to it, naming its entry, while the
-// other entry's change is made; the next plan proposes the new topic ID.
+// TestActionStateTopicsOneEntryFailing: a new operator whose topic name is
+// taken is refused at plan time, naming it (and at apply, where Terraform
+// plans again, when it was taken after the plan: nothing is created); once
+// the name is free the apply creates it. A topic recreated between plan
+// and apply is refused before any write to it, naming its entry, while the
+// other entry's change is made and saved; the next plan proposes the new
+// topic ID.
 func TestActionStateTopicsOneEntryFailing(t *testing.T) {
 	e := acctest.New(t)
 	orders, payments, billing, refunds := e.Name("orders"), e.Name("payments"), e.Name("billing"), e.Name("refunds")
@@ -214,21 +219,31 @@ func TestActionStateTopicsOneEntryFailing(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: fleetTopics(e, false, two)},
 			{
+				// Taken before the plan: refused at plan time, nothing applied.
 				PreConfig:   func() { e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"}) },
 				Config:      fleetTopics(e, false, four),
+				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`Operator "billing": Topic Already Exists`),
 			},
 			{
-				// refunds was created and saved: only billing is still to create.
+				// Taken between plan and apply: Terraform plans again at apply,
+				// and the whole apply is refused before anything is created.
 				PreConfig: func() { e.DeleteTopic(billing) },
 				Config:    fleetTopics(e, false, four),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(addr, entry("refunds").AtMapKey("action_state_topic").AtMapKey("topic_id"), knownvalue.StringRegexp(regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`))),
-						plancheck.ExpectUnknownValue(addr, entry("billing").AtMapKey("action_state_topic").AtMapKey("topic_id")),
-					},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{betweenPlanAndApply(func() {
+					e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"})
+				})}},
+				ExpectError: regexp.MustCompile(`Operator "billing": Topic Already Exists`),
+			},
+			{
+				PreConfig: func() {
+					if _, err := e.Admin.DescribeTopic(context.Background(), refunds); err == nil {
+						t.Errorf("refunds was created by an apply refused at its plan")
+					}
+					e.DeleteTopic(billing)
 				},
+				Config:           fleetTopics(e, false, four),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config: fleetTopics(e, false, changed),
@@ -330,27 +345,61 @@ func TestActionStateTopicsReplicationAndGoneTopics(t *testing.T) {
 	})
 }
 
-// TestActionStateTopicsFirstApplyFailingPartWay: an entry failing in the
-// fleet's first apply leaves the resource tainted (Terraform taints any
-// create that reports an error). The topics created are in state, the
-// replacement Terraform then plans is refused before anything is deleted,
-// saying to untaint; after terraform untaint the next apply creates only
-// what is missing.
+// TestActionStateTopicsFirstApplyFailingPartWay: an entry whose topic the
+// broker refuses to create in the fleet's first apply is named, and the
+// topics created beside it are saved. Terraform marks a resource whose
+// create reported an error tainted: the replacement it then plans is
+// refused at plan time, as the fleet's topics exist, saying to untaint
+// (deletion protection would refuse it at apply too), after which the
+// next apply creates only what is missing. A name taken before the plan is
+// refused at plan time instead, with the import block that adopts the fleet.
 func TestActionStateTopicsFirstApplyFailingPartWay(t *testing.T) {
-	e := acctest.New(t)
+	e := acctest.NewInProcess(t)
 	orders, billing := e.Name("orders"), e.Name("billing")
-	e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"})
 	w := e.Workdir()
 	w.Write("main.tf", strings.Replace(fleetTopics(e, true, map[string]string{"orders": fleetData(orders, 3, ""), "billing": fleetData(billing, 1, "")}),
 		e.Provider(), e.CLIProvider(), 1))
 	w.Terraform("init")
-	if out, err := w.TerraformErr("apply", "-auto-approve"); err == nil || !strings.Contains(string(out)+fmt.Sprint(err), `Operator "billing": Topic Already Exists`) {
+
+	e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"})
+	out, err := w.TerraformErr("plan")
+	if msg := strings.Join(strings.Fields(string(out)+fmt.Sprint(err)), " "); err == nil || !strings.Contains(msg, "Fleet Topics Exist Already") ||
+		!strings.Contains(msg, fmt.Sprintf(`id = "billing=%s,orders=%s"`, billing, orders)) {
+		t.Fatalf("plan with a name taken: %v\n%s", err, out)
+	}
+	e.DeleteTopic(billing)
+
+	// The broker refuses billing's create (a create policy, say) and
+	// creates orders.
+	var refuse atomic.Bool
+	refuse.Store(true)
+	e.Cluster.ControlKey(int16(kmsg.CreateTopics), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		e.Cluster.KeepControl()
+		if !refuse.Load() {
+			return nil, nil, false
+		}
+		r := req.(*kmsg.CreateTopicsRequest)
+		resp := r.ResponseKind().(*kmsg.CreateTopicsResponse)
+		for _, topic := range r.Topics {
+			if topic.Topic == billing {
+				rt := kmsg.NewCreateTopicsResponseTopic()
+				rt.Topic, rt.ErrorCode = billing, kerr.PolicyViolation.Code
+				resp.Topics = append(resp.Topics, rt)
+			}
+		}
+		if len(resp.Topics) == len(r.Topics) {
+			return resp, nil, true
+		}
+		return nil, nil, false
+	})
+	out, err = w.TerraformErr("apply", "-auto-approve")
+	if msg := string(out) + fmt.Sprint(err); err == nil || !strings.Contains(msg, `Operator "billing"`) {
 		t.Fatalf("first apply: %v\n%s", err, out)
 	}
 	ordersID := liveTopicID(t, e, orders)
-	e.DeleteTopic(billing)
-	out, err := w.TerraformErr("apply", "-auto-approve")
-	if msg := strings.Join(strings.Fields(string(out)+fmt.Sprint(err)), " "); err == nil || !strings.Contains(msg, "Deletion Protection Is On") || !strings.Contains(msg, "terraform untaint") {
+	refuse.Store(false)
+	out, err = w.TerraformErr("apply", "-auto-approve")
+	if msg := strings.Join(strings.Fields(string(out)+fmt.Sprint(err)), " "); err == nil || !strings.Contains(msg, "Fleet Topics Exist Already") || !strings.Contains(msg, "terraform untaint") {
 		t.Fatalf("apply of the tainted fleet: %v\n%s", err, out)
 	}
 	if got := liveTopicID(t, e, orders); got != ordersID {
