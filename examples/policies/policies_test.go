@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,6 +201,70 @@ func TestPolicies(t *testing.T) {
 	t.Run("unknown", func(t *testing.T) { testUnknownPreview(t, providers) })
 	t.Run("restorable", func(t *testing.T) { testKeepRestorable(t, providers) })
 	t.Run("fleet", func(t *testing.T) { testFleetPolicies(t, providers) })
+	t.Run("fleet topics", func(t *testing.T) { testFleetTopicsPolicies(t, providers) })
+}
+
+// Rules (a) and (b) on flinkagents_action_state_topics: an entry (or its
+// control topic) removed or renamed is a topic deleted; each topic's
+// planned settings are reviewed as the single-topic resources' are.
+func testFleetTopicsPolicies(t *testing.T, providers string) {
+	e := acctest.New(t)
+	w := newWorkdir(t, e, providers)
+	orders, payments := e.Name("orders"), e.Name("payments")
+	entry := func(name string, control bool) string {
+		body := fmt.Sprintf("    action_state_topic = { name = %q, partitions = 3 }\n", name)
+		if control {
+			body += fmt.Sprintf("    control_topic = { name = %q }\n", name+"-control")
+		}
+		return body
+	}
+	fleet := func(entries map[string]string) string {
+		var b strings.Builder
+		b.WriteString("resource \"flinkagents_action_state_topics\" \"fleet\" {\n  deletion_protection = false\n  operators = {\n")
+		for _, k := range slices.Sorted(maps.Keys(entries)) {
+			fmt.Fprintf(&b, "  %s = {\n%s  }\n", k, entries[k])
+		}
+		b.WriteString("  }\n}\n")
+		return b.String()
+	}
+	both := map[string]string{"orders": entry(orders, true), "payments": entry(payments, true)}
+	addr := "flinkagents_action_state_topics.fleet"
+
+	allowed(t, "creating the fleet", deny(t, w.plan(fleet(both)), nil))
+	w.apply(fleet(both))
+	if err := e.Admin.AlterTopicConfigs(context.Background(), payments, map[string]string{"retention.ms": "3600000"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	restore := w.plan(fleet(both))
+	allowed(t, "restoring retention.ms=-1 on one entry", deny(t, restore, nil))
+
+	// (a) the provider refuses these with deletion protection on; here it
+	// is off, and the rules still deny them.
+	expectDenied(t, "an entry removed", deny(t, w.plan(fleet(map[string]string{"orders": both["orders"]})), nil),
+		"[no-destroy] "+addr+`["payments"].action_state_topic`, "[no-destroy] "+addr+`["payments"].control_topic`)
+	expectDenied(t, "a control topic removed", deny(t, w.plan(fleet(map[string]string{"orders": entry(orders, false), "payments": both["payments"]})), nil),
+		"[no-destroy] "+addr+`["orders"].control_topic`)
+	expectDenied(t, "the fleet destroyed", deny(t, w.plan(""), nil), "[no-destroy] "+addr)
+
+	// (b) doctored: the provider refuses each at plan time itself.
+	doctor := func(key, kind, attr string, value any) plan {
+		p := clone(t, restore)
+		c := change(t, p, addr)
+		c["after"].(map[string]any)["operators"].(map[string]any)[key].(map[string]any)[kind].(map[string]any)[attr] = value
+		return p
+	}
+	payData := addr + `["payments"].action_state_topic`
+	expectDenied(t, "retention.ms", deny(t, doctor("payments", "action_state_topic", "retention_ms", "3600000"), nil), "[enforced-settings] "+payData+": retention_ms")
+	expectDenied(t, "cleanup.policy", deny(t, doctor("payments", "action_state_topic", "cleanup_policy", "compact"), nil), "[enforced-settings] "+payData+": cleanup_policy")
+	allowed(t, "cleanup.policy as a set", deny(t, doctor("payments", "action_state_topic", "cleanup_policy", "delete,compact"), nil))
+	expectDenied(t, "control cleanup.policy", deny(t, doctor("orders", "control_topic", "cleanup_policy", "compact,delete"), nil),
+		"[enforced-settings] "+addr+`["orders"].control_topic: cleanup_policy`)
+	expectDenied(t, "partitions", deny(t, doctor("payments", "action_state_topic", "partitions", 6.0), nil), "[enforced-settings] "+payData+": partitions")
+	expectDenied(t, "replication lowered", deny(t, doctor("payments", "action_state_topic", "replication_factor", 0.0), nil), "[enforced-settings] "+payData+": replication_factor")
+	allowed(t, "replication raised", deny(t, doctor("payments", "action_state_topic", "replication_factor", 3.0), nil))
+	expectDenied(t, "reserved config key", deny(t, doctor("payments", "action_state_topic", "config", map[string]any{"retention.ms": "1"}), nil),
+		"[enforced-settings] "+payData+": config sets retention.ms")
+	w.apply("")
 }
 
 // Rules (a) and (b).
