@@ -16,7 +16,7 @@ import (
 // known yet (seen on Apache Kafka 4.4 for a topic created a moment before
 // the listing). An offline partition is named after these.
 const (
-	scanRetries    = 8
+	scanRetries    = 20
 	scanRetryPause = 250 * time.Millisecond
 )
 
@@ -66,7 +66,7 @@ func scanForControl(ctx context.Context, k *kafkaops.Client, topics []kafkaops.T
 
 // passing reports a read failure that reading again may not meet.
 func passing(err error) bool {
-	return errors.Is(err, kafkaops.ErrNoLeader) || kerr.IsRetriable(err)
+	return errors.Is(err, kafkaops.ErrNoLeader) || errors.Is(err, kafkaops.ErrNotAnswered) || kerr.IsRetriable(err)
 }
 
 func sleep(ctx context.Context, d time.Duration) error {
@@ -78,4 +78,24 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// describeAgain describes a topic the listing could not describe in full
+// (why), again while the reason is one that passes: a topic created a
+// moment before may have a partition no broker reports yet.
+func describeAgain(ctx context.Context, k *kafkaops.Client, name string, why error) (kafkaops.Topic, error) {
+	for range scanRetries {
+		if !passing(why) {
+			break
+		}
+		if err := sleep(ctx, scanRetryPause); err != nil {
+			break
+		}
+		t, err := k.DescribeTopic(ctx, name)
+		if err == nil {
+			return t, nil
+		}
+		why = err
+	}
+	return kafkaops.Topic{}, why
 }

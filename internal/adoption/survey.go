@@ -111,10 +111,16 @@ func Take(ctx context.Context, k *kafkaops.Client, f Filter, kind Kind) (Survey,
 	}
 	var survey Survey
 	for _, name := range slices.Sorted(maps.Keys(listing.Failed)) {
-		if f.Matches(name) {
-			survey.Untold = append(survey.Untold, Untold{name, listing.Failed[name]})
+		if !f.Matches(name) {
+			continue
+		}
+		if t, err := describeAgain(ctx, k, name, listing.Failed[name]); err != nil {
+			survey.Untold = append(survey.Untold, Untold{name, err})
+		} else {
+			listing.Topics = append(listing.Topics, t)
 		}
 	}
+	slices.SortFunc(listing.Topics, func(a, b kafkaops.Topic) int { return cmp.Compare(a.Name, b.Name) })
 	var matching, single []kafkaops.Topic
 	for _, t := range listing.Topics {
 		if f.Matches(t.Name) {

@@ -100,7 +100,7 @@ func (c *Client) ScanPartitionZero(ctx context.Context, topics []Topic, match fu
 		end, eok := ends[t.Name]
 		switch {
 		case !sok || !eok:
-			failed[t.Name] = opErr(OpListStartOffsets, t.Name, errors.New("partition 0 was not answered"))
+			failed[t.Name] = opErr(OpListStartOffsets, t.Name, ErrNotAnswered)
 		case start >= end:
 			scans[t.Name] = Scan{Complete: true}
 		default:
@@ -188,15 +188,19 @@ func (c *Client) listOffsetsOf(ctx context.Context, op string, list func(context
 	out := make(map[string]int64, len(names))
 	listed.Each(func(lo kadm.ListedOffset) {
 		switch {
-		case lo.Partition != controlPartition:
-		case lo.Err != nil:
+		case lo.Err != nil && (lo.Partition == controlPartition || lo.Partition == -1): // -1: the topic's own error
 			failed[lo.Topic] = opErr(op, lo.Topic, lo.Err)
+		case lo.Partition != controlPartition:
 		default:
 			out[lo.Topic] = lo.Offset
 		}
 	})
 	return out, nil
 }
+
+// ErrNotAnswered is why a topic the broker left out of its answer is not
+// scanned (a topic created a moment before may not be known to it yet).
+var ErrNotAnswered = errors.New("partition 0 was not answered")
 
 // ErrNoLeader is why a partition without a leader is not scanned.
 var ErrNoLeader = errors.New("partition 0 has no leader (its replicas are offline, or it is between leaders), so its records cannot be read")

@@ -35,7 +35,7 @@ func TestAccAdoptGuideRenames(t *testing.T) {
 	{
 		w, prefix := runtimeTopics(t, e)
 		w.Write("adopt.tfquery.hcl", strings.ReplaceAll(query, "agents-", prefix))
-		w.Terraform("query", "-generate-config-out=generated.tf")
+		listed := w.Terraform("query", "-generate-config-out=generated.tf")
 		b, err := os.ReadFile(filepath.Join(w.Dir, "generated.tf"))
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +54,7 @@ func TestAccAdoptGuideRenames(t *testing.T) {
 		out := string(w.Terraform("apply", "-auto-approve"))
 		for _, address := range want {
 			if !strings.Contains(out, "has moved to "+address) {
-				t.Errorf("the apply did not move a topic to %s:\n%s", address, out)
+				t.Errorf("the apply did not move a topic to %s:\n%s\n(terraform query listed:\n%s)", address, out, listed)
 			}
 		}
 		if !strings.Contains(out, "0 added, 0 changed, 0 destroyed") {
