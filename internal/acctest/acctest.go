@@ -154,6 +154,13 @@ func (e *Env) CreateTopic(name string, partitions int32, configs map[string]stri
 	if err != nil {
 		e.t.Fatal(err)
 	}
+	// Kafka answers the create before every broker's metadata shows the
+	// topic: a test that lists the cluster right after (terraform query)
+	// would not find it, though a real cluster's topics are long there.
+	// The first describe by the client that created it waits for that.
+	if _, err := e.Admin.DescribeTopic(context.Background(), name); err != nil {
+		e.t.Fatal(err)
+	}
 	return created.Topic.ID.String()
 }
 
