@@ -228,7 +228,7 @@ func TestActionStateTopicsOneEntryFailing(t *testing.T) {
 			{
 				// Taken between plan and apply: Terraform plans again at apply,
 				// and the whole apply is refused before anything is created.
-				PreConfig: func() { e.DeleteTopic(billing) },
+				PreConfig: func() { deleteTopicAndWait(t, e, billing) },
 				Config:    fleetTopics(e, false, four),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{betweenPlanAndApply(func() {
 					e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"})
@@ -240,7 +240,7 @@ func TestActionStateTopicsOneEntryFailing(t *testing.T) {
 					if _, err := e.Admin.DescribeTopic(context.Background(), refunds); err == nil {
 						t.Errorf("refunds was created by an apply refused at its plan")
 					}
-					e.DeleteTopic(billing)
+					deleteTopicAndWait(t, e, billing)
 				},
 				Config:           fleetTopics(e, false, four),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
@@ -429,4 +429,20 @@ func liveTopicID(t *testing.T, e *acctest.Env, name string) string {
 		t.Fatal(err)
 	}
 	return topic.ID.String()
+}
+
+// deleteTopicAndWait deletes name out of band and waits until Kafka no
+// longer lists it: ZooKeeper-mode brokers (Kafka 3.x) delete in the
+// background, and the next step creates the name again.
+func deleteTopicAndWait(t *testing.T, e *acctest.Env, name string) {
+	t.Helper()
+	ctx := context.Background()
+	topic, err := e.Admin.DescribeTopic(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.DeleteTopic(name)
+	if err := e.Admin.AwaitTopicDeleted(ctx, name, topic.ID); err != nil {
+		t.Fatal(err)
+	}
 }
