@@ -2,8 +2,8 @@
 // what Kafka itself takes to create a fleet's topics, every operator's
 // action-state topic and control topic, in one CreateTopics request (to the controller, as any admin client
 // sends it), and to
-// show them in its metadata. It prints the seconds that took, then deletes
-// them.
+// show them in its metadata with a leader for every partition. It prints
+// the seconds that took, then deletes them and waits until they are gone.
 //
 //	createtopics -bootstrap HOST:PORT -prefix P -operators N -partitions K
 package main
@@ -73,17 +73,49 @@ func run(bootstrap, prefix string, operators int, partitions int32) error {
 		}
 	}
 	all := append(data, control...)
-	for {
-		md, err := adm.Metadata(ctx, all...)
-		if err != nil {
-			return err
-		}
-		if len(md.Topics.Names()) == len(all) && md.Topics.Error() == nil {
-			break
-		}
+	for !allLed(ctx, adm, all) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	fmt.Printf("%.2f\n", time.Since(t0).Seconds())
-	_, err = adm.DeleteTopics(ctx, all...)
-	return err
+	// Deleted, and waited for until the metadata lists none of them, so the
+	// next run meets a broker with nothing left to clean up.
+	if _, err := adm.DeleteTopics(ctx, all...); err != nil {
+		return err
+	}
+	for {
+		md, err := adm.Metadata(ctx)
+		if err != nil {
+			return err
+		}
+		left := 0
+		for _, name := range all {
+			if _, ok := md.Topics[name]; ok {
+				left++
+			}
+		}
+		if left == 0 {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// allLed reports whether the broker's metadata lists every topic of names
+// with a leader for each partition: the topics are usable.
+func allLed(ctx context.Context, adm *kadm.Client, names []string) bool {
+	md, err := adm.Metadata(ctx, names...)
+	if err != nil || len(md.Topics) != len(names) {
+		return false
+	}
+	for _, t := range md.Topics {
+		if t.Err != nil || len(t.Partitions) == 0 {
+			return false
+		}
+		for _, p := range t.Partitions {
+			if p.Err != nil || p.Leader < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
