@@ -155,6 +155,9 @@ func (r *fleetTopicsResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
+	// timeouts.delete bounds the whole fleet's deletion, not each topic's.
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	keys := slices.Sorted(maps.Keys(prior))
 	said := make([]diag.Diagnostics, len(keys))
 	eachEntry(len(keys), func(i int) {
@@ -183,6 +186,10 @@ func (r *fleetTopicsResource) applyAll(ctx context.Context, timeout time.Duratio
 		plan.Operators = types.MapNull(fleetEntryType())
 		return
 	}
+	// timeouts.create and .update bound the whole fleet's apply, not each
+	// topic's: every topic's operation ends by this deadline.
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	protect := plan.DeletionProtection.ValueBool()
 	var removed []string
 	for _, key := range slices.Sorted(maps.Keys(prior)) {
