@@ -90,27 +90,29 @@ func (r *fleetTopicsResource) readEntry(ctx context.Context, kafka *kafkaops.Cli
 	say := entrySay(key, diags)
 	if importing || inKafka(e.ActionStateTopic.TopicID) {
 		m := e.ActionStateTopic.model(protected)
-		gone, now, d := r.data.readOne(ctx, kafka, &m)
-		if gone && importing {
-			d = diag.Diagnostics{diagnostics.ImportedTopicNotFound("action-state topic", m.Name.ValueString(), nil)}
-		}
-		say("action_state_topic", d)
-		if gone {
-			m.TopicID = types.StringNull()
-		}
-		e.ActionStateTopic, live[0] = dataTopicOf(m), now
+		live[0] = readFleetTopic(ctx, kafka, r.data, &m, importing, func(d diag.Diagnostics) { say("action_state_topic", d) })
+		e.ActionStateTopic = dataTopicOf(m)
 	}
 	if c := e.ControlTopic; c != nil && (importing || inKafka(c.TopicID)) {
 		m := c.model(protected, e.ActionStateTopic.Name)
-		gone, now, d := r.control.readOne(ctx, kafka, &m)
-		if gone && importing {
-			d = diag.Diagnostics{diagnostics.ImportedTopicNotFound("cleanup control topic", m.Name.ValueString(), nil)}
-		}
-		say("control_topic", d)
-		if gone {
-			m.TopicID = types.StringNull()
-		}
-		e.ControlTopic, live[1] = controlTopicOf(m), now
+		live[1] = readFleetTopic(ctx, kafka, r.control, &m, importing, func(d diag.Diagnostics) { say("control_topic", d) })
+		e.ControlTopic = controlTopicOf(m)
+	}
+	return live
+}
+
+// readFleetTopic refreshes one topic of an entry through readOne, returning
+// the live ID of a topic recreated outside Terraform. One gone from Kafka
+// keeps a null topic_id (the next plan creates it); on import it must exist.
+func readFleetTopic[M any](ctx context.Context, kafka *kafkaops.Client, t *topicResource[M], m *M, importing bool, say func(diag.Diagnostics)) (live string) {
+	gone, live, d := t.readOne(ctx, kafka, m)
+	c := t.spec.common(m)
+	if gone && importing {
+		d = diag.Diagnostics{diagnostics.ImportedTopicNotFound(t.spec.label, c.Name.ValueString(), nil)}
+	}
+	say(d)
+	if gone {
+		c.TopicID = types.StringNull()
 	}
 	return live
 }
