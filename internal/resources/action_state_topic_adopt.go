@@ -38,13 +38,20 @@ func importActionStateTopic(ctx context.Context, clients *providerdata.Clients, 
 	if resp.Diagnostics.Append(diags...); diags.HasError() {
 		return
 	}
+	d, _ := refuseControlTopicNamed(ctx, clients, kafka, name, doing)
+	resp.Diagnostics.Append(d...)
+}
+
+// refuseControlTopicNamed describes topic name and runs refuseControlTopic
+// on it; missing is the not-found error of a topic Kafka does not have,
+// for the caller to treat.
+func refuseControlTopicNamed(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, name, doing string) (diags diag.Diagnostics, missing error) {
 	t, err := kafka.DescribeTopic(ctx, name)
 	switch {
 	case errors.Is(err, kafkaops.ErrTopicNotFound):
-		return
+		return nil, err
 	case err != nil:
-		resp.Diagnostics.Append(clients.KafkaDiag(doing, err))
-		return
+		return diag.Diagnostics{clients.KafkaDiag(doing, err)}, nil
 	}
-	resp.Diagnostics.Append(refuseControlTopic(ctx, kafka, t, doing)...)
+	return refuseControlTopic(ctx, kafka, t, doing), nil
 }

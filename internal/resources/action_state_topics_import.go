@@ -2,8 +2,9 @@ package resources
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -31,18 +32,19 @@ func (r *fleetTopicsResource) ImportState(ctx context.Context, req resource.Impo
 	if resp.Diagnostics.Append(diags...); resp.Diagnostics.HasError() {
 		return
 	}
-	for key, e := range entries {
-		name := e.ActionStateTopic.Name.ValueString()
-		doing := fmt.Sprintf("importing operator %q's action-state topic %q, checking that it is not a cleanup control topic", key, name)
-		t, err := kafka.DescribeTopic(ctx, name)
-		switch {
-		case errors.Is(err, kafkaops.ErrTopicNotFound):
-			resp.Diagnostics.Append(diagnostics.ImportedTopicNotFound("action-state topic", name, err))
-		case err != nil:
-			resp.Diagnostics.Append(r.clients.KafkaDiag(doing, err))
-		default:
-			resp.Diagnostics.Append(refuseControlTopic(ctx, kafka, t, doing)...)
+	keys := slices.Sorted(maps.Keys(entries))
+	said := make([]diag.Diagnostics, len(keys))
+	eachEntry(len(keys), func(i int) {
+		name := entries[keys[i]].ActionStateTopic.Name.ValueString()
+		doing := fmt.Sprintf("importing operator %q's action-state topic %q, checking that it is not a cleanup control topic", keys[i], name)
+		d, missing := refuseControlTopicNamed(ctx, r.clients, kafka, name, doing)
+		if missing != nil {
+			d = diag.Diagnostics{diagnostics.ImportedTopicNotFound("action-state topic", name, missing)}
 		}
+		said[i] = d
+	})
+	for _, d := range said {
+		resp.Diagnostics.Append(d...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
