@@ -65,6 +65,7 @@ type Result struct {
 // asks for an offset that is not already durably COMMITTED.
 func Apply(ctx context.Context, k Kafka, req Request) (Result, error) {
 	a := applier{k: k, req: req, plan: req.Plan, id: req.Plan.ID()}
+	defer a.closeTxn()
 	res, err := a.run(ctx)
 	if errors.Is(err, kafkaops.ErrFenced) {
 		res, err = a.finishedByAnother(ctx, res, err)
@@ -98,6 +99,9 @@ type applier struct {
 	controlID string
 	// lastRead is the history as this apply last read and validated it.
 	lastRead *cleanupplan.Log
+	// txn is the apply's control-topic producer once its first
+	// transaction began (beginTxn); nil before, and after closeTxn.
+	txn kafkaops.ControlTxn
 	// deleted is what this apply's DeleteRecords asked for, once the
 	// topic's ID was read unchanged right after it; nil before.
 	deleted cleanupplan.Offsets

@@ -36,7 +36,7 @@ import (
 // commit that fails is followed by a re-read of the history, which tells
 // whether it landed all the same (commitFailed).
 func (a *applier) inTxn(ctx context.Context, why string, writes cleanupplan.Status, recheck bool, fn func(kafkaops.ControlTxn, *cleanupplan.Log) (appended []string, err error)) (changed *cleanupplan.Log, err error) {
-	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
+	txn, err := a.beginTxn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("starting a transaction on control topic %q %s: %w", a.req.ControlTopic, why, err)
 	}
@@ -66,6 +66,34 @@ func (a *applier) inTxn(ctx context.Context, why string, writes cleanupplan.Stat
 		return nil, a.commitFailed(ctx, writes, appended, err)
 	}
 	return nil, nil
+}
+
+// beginTxn begins a transaction on the control topic: the first of the
+// apply registers as the control topic's producer (fencing every earlier
+// applier), the later ones go on that registration (ControlTxn.Again), so
+// an apply registers once, not once per transaction. A producer given up
+// after a failed append or commit is replaced by a new registration.
+func (a *applier) beginTxn(ctx context.Context) (kafkaops.ControlTxn, error) {
+	if a.txn != nil {
+		if err := a.txn.Again(ctx); err == nil {
+			return a.txn, nil
+		}
+		a.closeTxn()
+	}
+	txn, err := a.k.BeginControlTxn(ctx, a.req.ControlTopic)
+	if err != nil {
+		return nil, err
+	}
+	a.txn = txn
+	return txn, nil
+}
+
+// closeTxn releases the apply's control-topic producer, if any.
+func (a *applier) closeTxn() {
+	if a.txn != nil {
+		a.txn.Close()
+		a.txn = nil
+	}
 }
 
 // recheckBeforeCommit runs after a transaction's appends, before its

@@ -268,20 +268,41 @@ func (c *countingDeletes) DeleteRecords(ctx context.Context, topic string, id ka
 }
 
 // holdingBeforeApplied holds an applier before its second transaction (the
-// one recording APPLIED, after its deletion) until released.
+// one recording APPLIED, after its deletion) until released. The second
+// transaction goes on the first one's registration (ControlTxn.Again), or
+// registers anew when that producer was given up.
 type holdingBeforeApplied struct {
 	Kafka
-	begins  int
-	held    chan struct{}
-	release chan struct{}
+	transactions int
+	held         chan struct{}
+	release      chan struct{}
 }
 
-func (h *holdingBeforeApplied) BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error) {
-	if h.begins++; h.begins == 2 {
+// hold counts transactions and holds the second.
+func (h *holdingBeforeApplied) hold() {
+	if h.transactions++; h.transactions == 2 {
 		close(h.held)
 		<-h.release
 	}
-	return h.Kafka.BeginControlTxn(ctx, topic)
+}
+
+func (h *holdingBeforeApplied) BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error) {
+	h.hold()
+	txn, err := h.Kafka.BeginControlTxn(ctx, topic)
+	if err != nil {
+		return nil, err
+	}
+	return &holdingTxn{ControlTxn: txn, h: h}, nil
+}
+
+type holdingTxn struct {
+	kafkaops.ControlTxn
+	h *holdingBeforeApplied
+}
+
+func (t *holdingTxn) Again(ctx context.Context) error {
+	t.h.hold()
+	return t.ControlTxn.Again(ctx)
 }
 
 // historyHas reports whether the control topic records p with status.

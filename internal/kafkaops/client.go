@@ -89,6 +89,11 @@ type Client struct {
 	deletes   *coalescer[struct{}]
 	deleteIDs sync.Map
 
+	// DeleteRecords: the coalescer, and each waiting deletion by topic
+	// name (delete_records.go, records_deletion.go).
+	recordsDeletions *coalescer[map[int32]int64]
+	deletionSpecs    sync.Map
+
 	// The live brokers, as LiveBrokers last read them (brokers.go).
 	brokersMu     sync.Mutex
 	brokers       []int32
@@ -148,6 +153,7 @@ func New(cfg Config) (*Client, error) {
 	c.committedEnds = newOffsetsCoalescer(c, OpListCommittedEnd, admin.ListCommittedOffsets)
 	c.creates = newCoalescer(c, OpCreateTopic, c.createTopics)
 	c.deletes = newCoalescer(c, OpDeleteTopic, c.deleteTopics)
+	c.recordsDeletions = newCoalescer(c, OpDeleteRecords, c.deleteRecordsBatch)
 	return c, nil
 }
 

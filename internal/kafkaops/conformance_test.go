@@ -25,6 +25,7 @@ func TestReadControlLogSkipsAbortedTransactions(t *testing.T) {
 		t.Fatal(err)
 	}
 	aborted.Abort(ctx)
+	aborted.Close()
 	committed, err := k.BeginControlTxn(ctx, topic)
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +36,7 @@ func TestReadControlLogSkipsAbortedTransactions(t *testing.T) {
 	if err := committed.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
+	committed.Close()
 	var seen []string
 	if _, err := k.ReadControlLog(ctx, topic, func(r kafkaops.ControlRecord) error {
 		seen = append(seen, string(r.Value))

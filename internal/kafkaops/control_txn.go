@@ -42,7 +42,25 @@ type ControlTxn interface {
 	// Abort ends the transaction without committing; safe after a failed
 	// Append or Commit.
 	Abort(ctx context.Context)
+	// Again begins the next transaction on the same registration, after
+	// Commit or Abort returned. It registers nothing new: the registration
+	// that began the first transaction still fences every earlier applier,
+	// and any applier that registered since has fenced this one, so the
+	// next append or commit fails with ErrFenced. One apply records
+	// COMMITTED and then APPLIED through one registration: a producer per
+	// transaction cost a connection, its version and metadata requests, a
+	// coordinator lookup and a producer ID each, for every operator of a
+	// fleet. It fails, changing nothing, when the producer was given up
+	// (an unanswered append, a failed commit): the caller begins anew.
+	Again(ctx context.Context) error
+	// Close releases the producer; the last call on every ControlTxn.
+	// An open transaction is left to the coordinator, which aborts it
+	// (ControlTxnTimeout).
+	Close()
 }
+
+// errTxnGivenUp is Again's answer for a producer that was given up.
+var errTxnGivenUp = errors.New("the control-topic producer was given up after a failed append or commit")
 
 type controlTxn struct {
 	c      *Client
@@ -84,6 +102,10 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 		kgo.RequiredAcks(kgo.AllISRAcks()),
 		kgo.ProduceRequestTimeout(c.cfg.Timeout),
 		kgo.RecordPartitioner(kgo.ManualPartitioner()),
+		// A producer lives for one apply: the client metrics it would
+		// push (KIP-714) are two more requests per operator of a fleet
+		// and say nothing the provider's own client does not.
+		kgo.DisableClientMetrics(),
 	)
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
@@ -144,8 +166,29 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 	return nil
 }
 
-// close releases the transactional client once; Commit and Abort close it
-// too.
+// Again: see ControlTxn.
+func (t *controlTxn) Again(ctx context.Context) error {
+	if t.closed {
+		return opErr(OpBeginControlTxn, t.topic, errTxnGivenUp)
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
+	defer cancel()
+	described, err := t.c.refuseUnwritable(ctx, t.topic, controlPartition)
+	if err != nil {
+		return err
+	}
+	if err := t.cl.BeginTransaction(); err != nil {
+		return opErr(OpBeginControlTxn, t.topic, err)
+	}
+	t.id, t.last = described.ID, -1
+	return nil
+}
+
+// Close: see ControlTxn.
+func (t *controlTxn) Close() { t.close() }
+
+// close releases the transactional client once; a failed Commit or Abort
+// closes it too, as does an unanswered Append.
 func (t *controlTxn) close() {
 	if !t.closed {
 		t.closed = true
@@ -167,10 +210,10 @@ func (t *controlTxn) Commit(ctx context.Context) error {
 	if t.closed {
 		return opErr(OpCommitControlTxn, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
 	}
-	defer t.close()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
 	if err := t.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
+		t.close()
 		return opErr(OpCommitControlTxn, t.topic, fencedOr(err))
 	}
 	if t.last < 0 {
@@ -220,10 +263,11 @@ func (t *controlTxn) Abort(ctx context.Context) {
 	if t.closed {
 		return // the coordinator aborts it on its own (ControlTxnTimeout)
 	}
-	defer t.close()
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
-	_ = t.cl.EndTransaction(ctx, kgo.TryAbort)
+	if err := t.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
+		t.close()
+	}
 }
 
 func fencedOr(err error) error {

@@ -136,6 +136,7 @@ func TestControlBatchesAreUncompressed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer txn.Close()
 	// Compressible on purpose: snappy would shrink it.
 	value := []byte(strings.Repeat(`{"schemaVersion":1,"status":"COMMITTED"}`, 50))
 	if err := txn.Append(ctx, []byte("k"), value); err != nil {

@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/twmb/franz-go/pkg/kadm"
-	"github.com/twmb/franz-go/pkg/kerr"
 )
 
 // ErrTopicReplaced: a topic the caller checked by ID has another ID now, or
@@ -33,109 +30,32 @@ var ErrTopicReplaced = errors.New("topic deleted or recreated under its name")
 // *DeleteRecordsIdentityError with Sent set, naming what was asked, so the
 // caller can say truthfully which partitions of which topic may have lost
 // records.
+//
+// With Config.Coalesce, deletions that arrive together (a fleet's
+// boundaries applied side by side) go as one: one Metadata request naming
+// every topic before, one DeleteRecords request per leader for all of
+// them, one Metadata request after (records_deletion.go). Each caller's
+// checks and answer stay its own: a topic whose ID changed is left out of
+// the request and told so, the others go on.
 func (c *Client) DeleteRecords(ctx context.Context, topic string, id TopicID, upTo map[int32]int64) (map[int32]int64, error) {
-	ctx, done, err := c.request(ctx, OpDeleteRecords, topic)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	var req kadm.Offsets
-	for p, o := range upTo {
-		req.Add(kadm.Offset{Topic: topic, Partition: p, At: o, LeaderEpoch: -1})
-	}
-	sent := false
-	// Deleting up to an offset again is harmless, so a moving leader's
-	// answer is asked again (leadership_moving.go), each time right after
-	// the topic's ID is seen unchanged.
-	resps, err := untilLeadersSettle(ctx, func() (kadm.DeleteRecordsResponses, error) {
-		if err := c.confirmTopicID(ctx, topic, id, sent, upTo, nil); err != nil {
+	if _, twin := c.deletionSpecs.LoadOrStore(topic, recordsDeletion{topic: topic, id: id, upTo: upTo}); twin || !c.cfg.Coalesce {
+		if !twin {
+			c.deletionSpecs.Delete(topic)
+		}
+		// Alone: coalescing is off, or another deletion of the same
+		// topic is waiting (a batch holds one entry per topic).
+		ctx, done, err := c.request(ctx, OpDeleteRecords, topic)
+		if err != nil {
 			return nil, err
 		}
-		sent = true
-		return c.admin.DeleteRecords(ctx, req)
-	}, func(resps kadm.DeleteRecordsResponses) (errs []error) {
-		resps.Each(func(r kadm.DeleteRecordsResponse) { errs = append(errs, r.Err) })
-		return errs
-	})
-	var idErr *DeleteRecordsIdentityError
-	if errors.As(err, &idErr) {
-		return nil, err
+		defer done()
+		o := c.deleteRecordsOf(ctx, []recordsDeletion{{topic: topic, id: id, upTo: upTo}})[topic]
+		return o.low, o.err
 	}
-	out := make(map[int32]int64, len(upTo))
-	perr := partitionErrors{op: OpDeleteRecords, topic: topic}
-	for p := range upTo {
-		r, ok := resps.Lookup(topic, p)
-		switch {
-		case err != nil:
-		case !ok:
-			perr.add(p, fmt.Errorf("not answered by the broker"))
-		case r.Err != nil:
-			perr.add(p, r.Err)
-		default:
-			out[p] = r.LowWatermark
-		}
-	}
-	if sent {
-		// Asked even when the operation's context has ended (Ctrl-C, the
-		// timeout): what the delete may have reached is worth one more
-		// request, bounded by the per-operation timeout.
-		after, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.Timeout)
-		defer cancel()
-		if changed := c.confirmTopicID(after, topic, id, true, upTo, out); changed != nil {
-			if errors.As(changed, &idErr) {
-				idErr.DeleteErr = err
-			}
-			return nil, changed
-		}
-	}
-	if err != nil {
-		return nil, opErr(OpDeleteRecords, topic, err)
-	}
-	if err := perr.err(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// confirmTopicID asks for topic's metadata in one request, straight to the
-// broker (no cache, no coalescing: its answer must be as fresh as a client
-// can get, and it runs inside the DeleteRecords operation's in-flight slot),
-// and returns a *DeleteRecordsIdentityError when the topic does not have ID
-// id. sent says whether a DeleteRecords request already went; answered is
-// what it answered so far. A zero id (a broker without topic IDs) checks
-// nothing.
-func (c *Client) confirmTopicID(ctx context.Context, topic string, id TopicID, sent bool, upTo, answered map[int32]int64) error {
-	if id.IsZero() {
-		return nil
-	}
-	identity := func(now TopicID, gone bool, err error) error {
-		return &DeleteRecordsIdentityError{Topic: topic, Checked: id, Now: now, Gone: gone, Sent: sent,
-			UpTo: upTo, Answered: answered, Err: err}
-	}
-	md, err := c.admin.Metadata(kadm.WithAuthorizedOps(ctx), topic)
-	if err != nil {
-		if !sent {
-			return opErr(OpDescribeTopic, topic, err) // nothing was sent: an ordinary failure
-		}
-		return identity(TopicID{}, false, err)
-	}
-	td, ok := md.Topics[topic]
-	switch {
-	case !ok:
-		err = errors.New("the broker's metadata response did not include the topic")
-	case td.Err != nil && errors.Is(td.Err, kerr.UnknownTopicOrPartition):
-		return identity(TopicID{}, true, td.Err)
-	case td.Err != nil:
-		err = td.Err
-	case TopicID(td.ID) != id:
-		return identity(TopicID(td.ID), false, nil)
-	default:
-		return nil
-	}
-	if !sent {
-		return opErr(OpDescribeTopic, topic, err)
-	}
-	return identity(TopicID{}, false, err)
+	// Taken back when this caller stops waiting: a batch that has not
+	// gone yet then leaves the topic out.
+	defer c.deletionSpecs.Delete(topic)
+	return c.recordsDeletions.do(ctx, topic)
 }
 
 // DeleteRecordsIdentityError: DeleteRecords did not find topic with the ID

@@ -74,6 +74,7 @@ func TestAppendNamesTooFewInSyncReplicas(t *testing.T) {
 	refused := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: hangControl, Err: kerr.NotEnoughReplicas, Count: -1})
 	err = txn.Append(ctx, []byte("k"), []byte("v"))
 	txn.Abort(ctx)
+	txn.Close()
 	ner, ok := errors.AsType[*kafkaops.NotEnoughReplicasError](err)
 	if !ok {
 		t.Fatalf("Append: %v, want a NotEnoughReplicasError", err)

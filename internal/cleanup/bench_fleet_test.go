@@ -1,0 +1,206 @@
+package cleanup
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/fanout"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
+)
+
+// BenchmarkFleetApply measures one advance of a fleet: every operator's
+// boundary moved forward by one Apply each, side by side through one
+// coalescing client, as flinkagents_cleanup_boundaries runs them (64 at
+// once). It reports the Kafka requests per operator, in all and for the
+// kinds that batching across the fleet is about: what must stay per
+// operator is the control-topic transaction (one transactional ID per
+// control topic keeps two appliers of it fenced); the reads and the
+// DeleteRecords are shared.
+func BenchmarkFleetApply(b *testing.B) {
+	for _, operators := range []int{100} {
+		b.Run(fmt.Sprintf("%d-operators", operators), func(b *testing.B) {
+			f := newFleetEnv(b, operators, 3)
+			ctx := context.Background()
+			b.ResetTimer()
+			var counts map[string]int64
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				f.produce(2)
+				off := int64(2 * (i + 1))
+				plans := f.plans("chk-"+itoa(i), off)
+				f.counter.reset()
+				b.StartTimer()
+				errs := make([]error, operators)
+				fanout.Each(operators, 64, func(j int) {
+					_, errs[j] = Apply(ctx, f.kafka, Request{Plan: plans[j], ControlTopic: f.controls[j]})
+				})
+				b.StopTimer()
+				for j, err := range errs {
+					if err != nil {
+						b.Fatalf("operator %d: %v", j, err)
+					}
+				}
+				counts = f.counter.snapshot()
+			}
+			var total int64
+			for _, n := range counts {
+				total += n
+			}
+			b.ReportMetric(float64(total)/float64(operators), "requests/operator")
+			for _, k := range []string{"Metadata", "Fetch", "ListOffsets", "DeleteRecords", "InitProducerID", "FindCoordinator", "EndTxn"} {
+				b.ReportMetric(float64(counts[k])/float64(operators), k+"/operator")
+			}
+			b.Log(f.counter.describe(counts))
+		})
+	}
+}
+
+// fleetEnv is one in-process broker holding a fleet: an action-state topic
+// and a control topic per operator, and the coalescing client the provider
+// would use.
+type fleetEnv struct {
+	t        testing.TB
+	cluster  *kfake.Cluster
+	kafka    *kafkaops.Client
+	parts    int32
+	datas    []string
+	controls []string
+	ids      []string
+	counter  *requestCounter
+}
+
+func newFleetEnv(t testing.TB, operators int, partitions int32) *fleetEnv {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	f := &fleetEnv{t: t, cluster: c, parts: partitions, counter: &requestCounter{counts: map[string]int64{}}}
+	setup, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Coalesce: true, CoalesceWindow: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.datas = make([]string, operators)
+	f.controls = make([]string, operators)
+	f.ids = make([]string, operators)
+	errs := make([]error, operators)
+	ctx := context.Background()
+	fanout.Each(operators, 64, func(i int) {
+		f.datas[i] = fmt.Sprintf("op-%04d-action-state", i)
+		f.controls[i] = fmt.Sprintf("op-%04d-cleanup-control", i)
+		created, err := setup.CreateTopic(ctx, f.datas[i], partitions, 1, DataTopicSettings)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		f.ids[i] = created.Topic.ID.String()
+		_, errs[i] = setup.CreateTopic(ctx, f.controls[i], 1, 1, map[string]string{ConfigCleanupPolicy: "compact"})
+	})
+	setup.Close()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.ControlKey(-1, func(req kmsg.Request) (kmsg.Response, error, bool) {
+		f.counter.add(kmsg.NameForKey(req.Key()))
+		c.KeepControl()
+		return nil, nil, false
+	})
+	f.kafka, err = kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 30 * time.Second, Coalesce: true, CoalesceWindow: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.kafka.Close)
+	return f
+}
+
+// produce writes n records to every partition of every action-state topic.
+func (f *fleetEnv) produce(n int) {
+	f.t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(f.cluster.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer cl.Close()
+	var recs []*kgo.Record
+	for _, topic := range f.datas {
+		for p := range f.parts {
+			for i := range n {
+				recs = append(recs, &kgo.Record{Topic: topic, Partition: p, Key: fmt.Appendf(nil, "k-%d", i), Value: []byte("v")})
+			}
+		}
+	}
+	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// plans is one plan per operator, every partition at offset.
+func (f *fleetEnv) plans(source string, offset int64) []cleanupplan.Plan {
+	f.t.Helper()
+	out := make([]cleanupplan.Plan, len(f.datas))
+	for i, topic := range f.datas {
+		offs := cleanupplan.Offsets{}
+		for p := range f.parts {
+			offs[p] = offset
+		}
+		pl, err := cleanupplan.New(source, topic, f.ids[i], offs)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		out[i] = pl
+	}
+	return out
+}
+
+// requestCounter counts the requests the broker receives, by kind.
+type requestCounter struct {
+	mu     sync.Mutex
+	counts map[string]int64
+}
+
+func (r *requestCounter) add(kind string) {
+	r.mu.Lock()
+	r.counts[kind]++
+	r.mu.Unlock()
+}
+
+func (r *requestCounter) reset() {
+	r.mu.Lock()
+	r.counts = map[string]int64{}
+	r.mu.Unlock()
+}
+
+func (r *requestCounter) snapshot() map[string]int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make(map[string]int64, len(r.counts))
+	for k, v := range r.counts {
+		out[k] = v
+	}
+	return out
+}
+
+func (r *requestCounter) describe(counts map[string]int64) string {
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	s := ""
+	for _, k := range kinds {
+		s += fmt.Sprintf("%s=%d ", k, counts[k])
+	}
+	return s
+}
