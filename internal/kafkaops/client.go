@@ -11,6 +11,7 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 	"github.com/twmb/franz-go/pkg/sasl"
 )
 
@@ -94,6 +95,11 @@ type Client struct {
 	recordsDeletions *coalescer[map[int32]int64]
 	deletionSpecs    sync.Map
 
+	// Control-log fetches: the coalescer, and each waiting reader's
+	// fetch by topic name (control_log_batch.go).
+	controlReads   *coalescer[*kmsg.FetchResponseTopicPartition]
+	controlFetches sync.Map
+
 	// The live brokers, as LiveBrokers last read them (brokers.go).
 	brokersMu     sync.Mutex
 	brokers       []int32
@@ -154,6 +160,7 @@ func New(cfg Config) (*Client, error) {
 	c.creates = newCoalescer(c, OpCreateTopic, c.createTopics)
 	c.deletes = newCoalescer(c, OpDeleteTopic, c.deleteTopics)
 	c.recordsDeletions = newCoalescer(c, OpDeleteRecords, c.deleteRecordsBatch)
+	c.controlReads = newCoalescer(c, OpReadControlLog, c.fetchControlBatch)
 	return c, nil
 }
 

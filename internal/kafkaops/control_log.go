@@ -135,6 +135,20 @@ func pause(ctx context.Context, stalls *int) error {
 }
 
 func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64) (*kmsg.FetchResponseTopicPartition, error) {
+	if _, twin := c.controlFetches.LoadOrStore(t.Name, zeroFetchAt{zeroFetch{t, offset}, leader}); twin || !c.cfg.Coalesce {
+		if !twin {
+			c.controlFetches.Delete(t.Name)
+		}
+		// Alone: coalescing is off, or another read of the same control
+		// topic is waiting (a batch holds one entry per topic).
+		return c.fetchAlone(ctx, t, leader, offset)
+	}
+	defer c.controlFetches.Delete(t.Name)
+	return c.controlReads.do(ctx, t.Name)
+}
+
+// fetchAlone sends one Fetch for partition 0 of t alone.
+func (c *Client) fetchAlone(ctx context.Context, t Topic, leader int32, offset int64) (*kmsg.FetchResponseTopicPartition, error) {
 	resp, err := c.fetchPartitionZero(ctx, leader, []zeroFetch{{t, offset}}, fetchMaxBytes)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,17 @@ type zeroFetch struct {
 // past kgo's consumer). Both readers of partition 0 use it: the control
 // log, one topic at a time, and FirstRecords, many at once.
 func (c *Client) fetchPartitionZero(ctx context.Context, leader int32, fetches []zeroFetch, partitionMaxBytes int32) (*kmsg.FetchResponse, error) {
+	release, err := c.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return c.sendFetchPartitionZero(ctx, leader, fetches, partitionMaxBytes)
+}
+
+// sendFetchPartitionZero is fetchPartitionZero for a caller that already
+// holds an in-flight slot (a coalesced batch).
+func (c *Client) sendFetchPartitionZero(ctx context.Context, leader int32, fetches []zeroFetch, partitionMaxBytes int32) (*kmsg.FetchResponse, error) {
 	req := kmsg.NewPtrFetchRequest()
 	req.ReplicaID = -1
 	req.MaxWaitMillis = 0
@@ -40,11 +51,6 @@ func (c *Client) fetchPartitionZero(ctx context.Context, leader int32, fetches [
 		rt.Partitions = append(rt.Partitions, rp)
 		req.Topics = append(req.Topics, rt)
 	}
-	release, err := c.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
 	resp, err := req.RequestWith(ctx, c.kgo.Broker(int(leader)))
 	if err != nil {
 		return nil, err
