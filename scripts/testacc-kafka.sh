@@ -122,12 +122,13 @@ tf115() {
   TF_ACC_TERRAFORM_PATH=$dir/terraform acceptance "$tf115_run"
 }
 
-# races: two and three appliers racing on one control topic, on the real
+# races: two and three appliers racing on one control topic (and two fleets
+# racing on one shared entry), on the real
 # broker's transaction coordinator; the Java tool's records landing below an
 # apply's open transaction (the last stable offset); the action-state or control topic
 # recreated between an apply's steps (spec section 7's windows).
 races() {
-  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic|TestToolApplyingTheSamePlanMeanwhile|TestApply.*TheTool|TestApplyGivesUpOnAControlTopicThatKeepsChanging' ./internal/cleanup/
+  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic|TestToolApplyingTheSamePlanMeanwhile|TestApply.*TheTool|TestApplyGivesUpOnAControlTopicThatKeepsChanging|TestTwoFleetsRaceOnOneEntry' ./internal/cleanup/
 }
 
 # with_listener KIND CMD...: runs CMD with the env of one listener of the

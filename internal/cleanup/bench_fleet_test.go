@@ -3,7 +3,9 @@ package cleanup
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -69,7 +71,8 @@ func BenchmarkFleetApply(b *testing.B) {
 // would use.
 type fleetEnv struct {
 	t        testing.TB
-	cluster  *kfake.Cluster
+	cluster  *kfake.Cluster // nil on an external broker
+	brokers  []string
 	kafka    *kafkaops.Client
 	parts    int32
 	datas    []string
@@ -80,13 +83,36 @@ type fleetEnv struct {
 
 func newFleetEnv(t testing.TB, operators int, partitions int32) *fleetEnv {
 	t.Helper()
-	c, err := kfake.NewCluster(kfake.NumBrokers(1))
-	if err != nil {
-		t.Fatal(err)
+	f := newFleetEnvOn(t, nil, operators, partitions)
+	return f
+}
+
+// newFleetEnvAnyBroker is newFleetEnv on the broker KAFKA_BOOTSTRAP_SERVERS
+// names when set (CI's real Apache Kafka), with unique topic names.
+func newFleetEnvAnyBroker(t testing.TB, operators int, partitions int32) *fleetEnv {
+	t.Helper()
+	if bs := os.Getenv("KAFKA_BOOTSTRAP_SERVERS"); bs != "" {
+		return newFleetEnvOn(t, strings.Split(bs, ","), operators, partitions)
 	}
-	t.Cleanup(c.Close)
-	f := &fleetEnv{t: t, cluster: c, parts: partitions, counter: &requestCounter{counts: map[string]int64{}}}
-	setup, err := kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Coalesce: true, CoalesceWindow: 10 * time.Millisecond})
+	return newFleetEnv(t, operators, partitions)
+}
+
+func newFleetEnvOn(t testing.TB, brokers []string, operators int, partitions int32) *fleetEnv {
+	t.Helper()
+	f := &fleetEnv{t: t, parts: partitions, counter: &requestCounter{counts: map[string]int64{}}}
+	prefix := "op"
+	if brokers == nil {
+		c, err := kfake.NewCluster(kfake.NumBrokers(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		f.cluster, brokers = c, c.ListenAddrs()
+	} else {
+		prefix = fmt.Sprintf("fleet-%d", time.Now().UnixNano())
+	}
+	f.brokers = brokers
+	setup, err := kafkaops.New(kafkaops.Config{Brokers: brokers, Coalesce: true, CoalesceWindow: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,15 +122,22 @@ func newFleetEnv(t testing.TB, operators int, partitions int32) *fleetEnv {
 	errs := make([]error, operators)
 	ctx := context.Background()
 	fanout.Each(operators, 64, func(i int) {
-		f.datas[i] = fmt.Sprintf("op-%04d-action-state", i)
-		f.controls[i] = fmt.Sprintf("op-%04d-cleanup-control", i)
+		f.datas[i] = fmt.Sprintf("%s-%04d-action-state", prefix, i)
+		f.controls[i] = fmt.Sprintf("%s-%04d-cleanup-control", prefix, i)
 		created, err := setup.CreateTopic(ctx, f.datas[i], partitions, 1, DataTopicSettings)
 		if err != nil {
 			errs[i] = err
 			return
 		}
 		f.ids[i] = created.Topic.ID.String()
-		_, errs[i] = setup.CreateTopic(ctx, f.controls[i], 1, 1, map[string]string{ConfigCleanupPolicy: "compact"})
+		if _, errs[i] = setup.CreateTopic(ctx, f.controls[i], 1, 1, map[string]string{ConfigCleanupPolicy: "compact"}); errs[i] != nil {
+			return
+		}
+		for _, name := range []string{f.datas[i], f.controls[i]} {
+			if _, errs[i] = setup.DescribeTopic(ctx, name); errs[i] != nil { // visible everywhere
+				return
+			}
+		}
 	})
 	setup.Close()
 	for _, err := range errs {
@@ -112,23 +145,33 @@ func newFleetEnv(t testing.TB, operators int, partitions int32) *fleetEnv {
 			t.Fatal(err)
 		}
 	}
-	c.ControlKey(-1, func(req kmsg.Request) (kmsg.Response, error, bool) {
-		f.counter.add(kmsg.NameForKey(req.Key()))
-		c.KeepControl()
-		return nil, nil, false
-	})
-	f.kafka, err = kafkaops.New(kafkaops.Config{Brokers: c.ListenAddrs(), Timeout: 30 * time.Second, Coalesce: true, CoalesceWindow: 10 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
+	if f.cluster != nil {
+		f.cluster.ControlKey(-1, func(req kmsg.Request) (kmsg.Response, error, bool) {
+			f.counter.add(kmsg.NameForKey(req.Key()))
+			f.cluster.KeepControl()
+			return nil, nil, false
+		})
 	}
-	t.Cleanup(f.kafka.Close)
+	f.kafka = f.newClient()
 	return f
+}
+
+// newClient is a client as the provider builds one: coalescing, with the
+// provider's default window.
+func (f *fleetEnv) newClient() *kafkaops.Client {
+	f.t.Helper()
+	k, err := kafkaops.New(kafkaops.Config{Brokers: f.brokers, Timeout: 30 * time.Second, Coalesce: true, CoalesceWindow: 10 * time.Millisecond})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(k.Close)
+	return k
 }
 
 // produce writes n records to every partition of every action-state topic.
 func (f *fleetEnv) produce(n int) {
 	f.t.Helper()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(f.cluster.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(f.brokers...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -66,3 +66,32 @@ func Inspect(ctx context.Context, k Kafka, controlTopic string) (Inspection, err
 	ins.GonePast = GonePast(log.Boundary(), starts)
 	return ins, nil
 }
+
+// InspectWithTopic is Inspect for a boundary that names its action-state
+// topic even while its control topic records nothing (an operator rolled
+// out before its job's first checkpoint): the topic's ID and start offsets
+// are read then too. The first plan's review is computed from them, as
+// every later one is from Inspect's, so a topic recreated between that
+// plan and its apply holds the one boundary at apply instead of making the
+// plan Terraform repeats at apply differ from the one reviewed. A topic
+// that cannot be read leaves them empty: the plan reads it live and says
+// why.
+func InspectWithTopic(ctx context.Context, k Kafka, controlTopic, actionStateTopic string) (Inspection, error) {
+	ins, err := Inspect(ctx, k, controlTopic)
+	if err != nil || actionStateTopic == "" || ins.Starts != nil || ins.Uncompared != nil {
+		return ins, err
+	}
+	if _, recorded := ins.Log.Latest(); recorded {
+		return ins, nil
+	}
+	topic, err := k.DescribeTopic(ctx, actionStateTopic)
+	if err != nil {
+		return ins, nil
+	}
+	starts, err := k.StartOffsets(ctx, actionStateTopic)
+	if err != nil {
+		return ins, nil
+	}
+	ins.TopicID, ins.Starts = topic.ID.String(), starts
+	return ins, nil
+}

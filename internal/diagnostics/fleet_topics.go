@@ -88,3 +88,20 @@ func FleetTopicsExist(taken []string, importID string) diag.Diagnostic {
 				"be replaced\" (its first apply failed part way), the topics it created are in its state and nothing needs replacing: run "+
 				"terraform untaint on it and apply again. Nothing was created or changed.", importID), nil))
 }
+
+// FleetTopicTaken warns, at plan time, that a topic an existing fleet is
+// to create exists already: that entry is held (the apply does not create,
+// adopt or write the topic, and names it again as an error) and the other
+// operators are applied. A warning, not an error, because Terraform plans
+// again when it applies: a name taken between plan and apply must hold
+// the one entry, not refuse the whole fleet's apply.
+func FleetTopicTaken(attr path.Path, key, label, name string) diag.Diagnostic {
+	return diag.NewAttributeWarningDiagnostic(attr, fmt.Sprintf("Operator %q: Topic Already Exists, Entry Held", key),
+		fmt.Sprintf("Planning operator %q, its %s %q is to be created, but a topic of that name exists and is not in Terraform state. "+
+			"The provider never takes over a topic it did not create or import, so the apply holds this operator: it creates nothing "+
+			"for it, leaves the existing topic as it is, and reports it as an error; the other operators are applied and saved.\n\n"+
+			"If the topic is a leftover, delete it and apply again. If it holds this operator's state, adopt it: remove "+
+			"flinkagents_action_state_topics from state (a removed block with lifecycle { destroy = false }, or terraform state rm) "+
+			"and import it again with an import block whose id lists every operator, this one included "+
+			"(\"key=action_state_topic:control_topic,...\").", key, label, name))
+}

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/twmb/franz-go/pkg/kerr"
-
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -181,11 +179,15 @@ func fleetLiveIDs(ctx context.Context, private privateGetter, diags *diag.Diagno
 	return out
 }
 
-// refuseTakenNames refuses, at plan time, creating a topic whose name a
-// topic not in state already has: the create would fail at apply, and a
-// fleet whose first apply fails is left tainted. For a new fleet (first,
-// the usual case of a fleet the single-topic resources or an older module
-// managed) the diagnostic gives the import block that adopts them all. One
+// refuseTakenNames looks, at plan time, for topics to create whose name a
+// topic not in state already has: their create would fail at apply. A new
+// fleet (first: the usual case of a fleet the single-topic resources or an
+// older module managed) is refused, since a fleet whose first apply fails
+// is left tainted, and the diagnostic gives the import block that adopts
+// them all. In an existing fleet the entry is held with a warning naming
+// it (the apply's create refuses it and the other entries go on), never
+// refused as a whole: Terraform plans again at apply, and a name taken
+// between the plan and the apply must not stop every other operator. One
 // Metadata request for the whole cluster, only when something is to be
 // created; without a usable provider configuration yet, apply reports it.
 func (r *fleetTopicsResource) refuseTakenNames(ctx context.Context, planned map[string]fleetEntry, first bool, diags *diag.Diagnostics) {
@@ -227,8 +229,11 @@ func (r *fleetTopicsResource) refuseTakenNames(ctx context.Context, planned map[
 		}
 		taken = append(taken, c.name)
 		if !first {
-			diags.Append(diagnostics.ForFleetEntry(c.key, fleetEntryPath(c.key).AtName(c.attr),
-				diagnostics.TopicCreateFailed(op, diagnostics.FleetTopicsType, c.name, -1, kerr.TopicAlreadyExists, "")))
+			label := "action-state topic"
+			if c.attr == "control_topic" {
+				label = "control topic"
+			}
+			diags.Append(diagnostics.FleetTopicTaken(fleetEntryPath(c.key).AtName(c.attr), c.key, label, c.name))
 		}
 	}
 	if first && len(taken) > 0 {

@@ -194,15 +194,18 @@ func TestActionStateTopicsLifecycle(t *testing.T) {
 }
 
 // TestActionStateTopicsOneEntryFailing: a new operator whose topic name is
-// taken is refused at plan time, naming it (and at apply, where Terraform
-// plans again, when it was taken after the plan: nothing is created); once
-// the name is free the apply creates it. A topic recreated between plan
-// and apply is refused before any write to it, naming its entry, while the
-// other entry's change is made and saved; the next plan proposes the new
-// topic ID.
+// taken is held, named in a warning at plan time and in an error at apply,
+// where nothing is created for it and the taken topic is left as it was,
+// while the other new operator is created and saved; the same when the
+// name is taken between the plan and the apply (Terraform plans again at
+// apply, and that plan must hold the one entry, not refuse the fleet).
+// Once the name is free the apply creates it. A topic recreated between
+// plan and apply is refused before any write to it, naming its entry,
+// while the other entry's change is made and saved; the next plan
+// proposes the new topic ID.
 func TestActionStateTopicsOneEntryFailing(t *testing.T) {
 	e := acctest.New(t)
-	orders, payments, billing, refunds := e.Name("orders"), e.Name("payments"), e.Name("billing"), e.Name("refunds")
+	orders, payments, billing, refunds, audit := e.Name("orders"), e.Name("payments"), e.Name("billing"), e.Name("refunds"), e.Name("audit")
 	addr := "flinkagents_action_state_topics.fleet"
 	entry := func(key string) tfjsonpath.Path { return tfjsonpath.New("operators").AtMapKey(key) }
 	ratio := func(v string) string { return fmt.Sprintf(`config = { "min.cleanable.dirty.ratio" = %q }`, v) }
@@ -211,38 +214,54 @@ func TestActionStateTopicsOneEntryFailing(t *testing.T) {
 	for k, v := range two {
 		four[k] = v
 	}
+	five := map[string]string{"audit": fleetData(audit, 1, "")}
+	for k, v := range four {
+		five[k] = v
+	}
 	changed := map[string]string{"orders": fleetData(orders, 3, ratio("0.5")), "payments": fleetData(payments, 2, ratio("0.5")),
-		"billing": four["billing"], "refunds": four["refunds"]}
+		"billing": four["billing"], "refunds": four["refunds"], "audit": five["audit"]}
+	untouched := func(name string) {
+		t.Helper()
+		if got := e.TopicConfig(name, "cleanup.policy"); got != "delete" {
+			t.Errorf("the taken topic %s was written: cleanup.policy %q", name, got)
+		}
+	}
 	var recreatedID string
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
 		Steps: []resource.TestStep{
 			{Config: fleetTopics(e, false, two)},
 			{
-				// Taken before the plan: refused at plan time, nothing applied.
+				// Taken before the plan: held, refunds created beside it.
 				PreConfig:   func() { e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"}) },
 				Config:      fleetTopics(e, false, four),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Operator "billing": Topic Already Exists`),
-			},
-			{
-				// Taken between plan and apply: Terraform plans again at apply,
-				// and the whole apply is refused before anything is created.
-				PreConfig: func() { deleteTopicAndWait(t, e, billing) },
-				Config:    fleetTopics(e, false, four),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{betweenPlanAndApply(func() {
-					e.CreateTopic(billing, 1, map[string]string{"cleanup.policy": "delete"})
-				})}},
 				ExpectError: regexp.MustCompile(`Operator "billing": Topic Already Exists`),
 			},
 			{
 				PreConfig: func() {
-					if _, err := e.Admin.DescribeTopic(context.Background(), refunds); err == nil {
-						t.Errorf("refunds was created by an apply refused at its plan")
+					if _, err := e.Admin.DescribeTopic(context.Background(), refunds); err != nil {
+						t.Errorf("refunds was not created beside the held entry: %v", err)
 					}
+					untouched(billing)
 					deleteTopicAndWait(t, e, billing)
 				},
 				Config:           fleetTopics(e, false, four),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// Taken between plan and apply: held the same way.
+				Config: fleetTopics(e, false, five),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{betweenPlanAndApply(func() {
+					e.CreateTopic(audit, 1, map[string]string{"cleanup.policy": "delete"})
+				})}},
+				ExpectError: regexp.MustCompile(`Operator "audit": Topic Already Exists`),
+			},
+			{
+				PreConfig: func() {
+					untouched(audit)
+					deleteTopicAndWait(t, e, audit)
+				},
+				Config:           fleetTopics(e, false, five),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{

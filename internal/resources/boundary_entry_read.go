@@ -27,7 +27,11 @@ import (
 func (r entryRules) readEntry(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, diags *diag.Diagnostics) *entryFacts {
 	control := e.ControlTopic.ValueString()
 	status := e.Status.ValueString()
-	ins, err := cleanup.Inspect(ctx, kafka, control)
+	topic := ""
+	if !e.ActionStateTopic.IsNull() && !e.ActionStateTopic.IsUnknown() {
+		topic = e.ActionStateTopic.ValueString()
+	}
+	ins, err := cleanup.InspectWithTopic(ctx, kafka, control, topic)
 	if errors.Is(err, kafkaops.ErrTopicNotFound) {
 		if !e.ControlTopicID.IsNull() || (status != statusNone && status != statusRefused) {
 			r.report(diagnostics.ControlTopicMissing(control), diags)

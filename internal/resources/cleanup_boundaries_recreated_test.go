@@ -53,3 +53,32 @@ func TestAccCleanupBoundariesTopicRecreatedBetweenPlanAndApply(t *testing.T) {
 		},
 	})
 }
+
+// TestAccCleanupBoundariesFirstPlanTopicRecreatedBetweenPlanAndApply: the
+// same for an operator's first boundary (rolled out before its job's first
+// checkpoint, as agent-fleet does: an entry with no plan): it is held,
+// named, and the entry that was already there advances.
+func TestAccCleanupBoundariesFirstPlanTopicRecreatedBetweenPlanAndApply(t *testing.T) {
+	f := newFleetEnv(t, "orders", "payments")
+	recreate := between(func() {
+		f.RecreateTopic(f.ops["payments"].data, f.ops["payments"].parts,
+			map[string]string{"cleanup.policy": "compact,delete", "retention.ms": "-1", "retention.bytes": "-1"})
+	})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps: []resource.TestStep{
+			{Config: f.config(t, map[string]int64{"orders": 10, "payments": noPlan})},
+			{
+				Config:             f.config(t, map[string]int64{"orders": 20, "payments": 10}),
+				ConfigPlanChecks:   resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{recreate}},
+				ExpectNonEmptyPlan: true,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("APPLIED")),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "plan_id"), knownvalue.StringExact(f.at(t, "orders", 20).ID())),
+					statecheck.ExpectKnownValue(fleetAddr, entryAttr("payments", "status"), knownvalue.StringExact("REFUSED")),
+				},
+				Check: resource.ComposeTestCheckFunc(f.starts("orders", 20), f.starts("payments", 0)),
+			},
+		},
+	})
+}

@@ -50,6 +50,10 @@ func (f *fleetEnv) config(t *testing.T, offsets map[string]int64) string {
 	return f.configWith(t, offsets, "")
 }
 
+// noPlan, as an operator's offset in config, gives its entry no plan_json:
+// an operator rolled out before its job's first checkpoint.
+const noPlan = -2
+
 // configWith is config with extra lines in the resource block.
 func (f *fleetEnv) configWith(t *testing.T, offsets map[string]int64, extra string) string {
 	keys := make([]string, 0, len(offsets))
@@ -61,6 +65,10 @@ func (f *fleetEnv) configWith(t *testing.T, offsets map[string]int64, extra stri
 	b.WriteString(f.Provider() + "resource \"flinkagents_cleanup_boundaries\" \"fleet\" {\n  boundaries = {\n")
 	for _, k := range keys {
 		op, control, off := f.ops[k], f.ops[k].control, offsets[k]
+		if off == noPlan {
+			fmt.Fprintf(&b, "    %q = {\n      control_topic = %q\n      action_state_topic = %q\n    }\n", k, control, op.data)
+			continue
+		}
 		if off < 0 {
 			control, off = f.Name("missing-control"), 5
 		}
