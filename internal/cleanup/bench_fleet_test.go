@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -60,6 +61,59 @@ func BenchmarkFleetApply(b *testing.B) {
 			b.ReportMetric(float64(total)/float64(operators), "requests/operator")
 			for _, k := range []string{"Metadata", "Fetch", "ListOffsets", "DeleteRecords", "InitProducerID", "FindCoordinator", "EndTxn"} {
 				b.ReportMetric(float64(counts[k])/float64(operators), k+"/operator")
+			}
+			b.Log(f.counter.describe(counts))
+		})
+	}
+}
+
+// BenchmarkFleetRefresh measures what a clean plan of a fleet's boundaries
+// asks of Kafka: every operator's control topic read and compared with its
+// action-state topic (Inspect, as the refresh does), side by side, after
+// one advance recorded a plan in each. Reads of one kind go together
+// (Metadata, ListOffsets, Fetch), so the requests per operator fall as the
+// fleet grows.
+func BenchmarkFleetRefresh(b *testing.B) {
+	readWidth, _ := strconv.Atoi(os.Getenv("BENCH_READ_WIDTH"))
+	if readWidth == 0 {
+		readWidth = 64
+	}
+	for _, operators := range []int{100, 1000} {
+		b.Run(fmt.Sprintf("%d-operators", operators), func(b *testing.B) {
+			f := newFleetEnv(b, operators, 3)
+			ctx := context.Background()
+			f.produce(2)
+			plans := f.plans("chk-0", 1)
+			fanout.Each(operators, 64, func(j int) {
+				if _, err := Apply(ctx, f.kafka, Request{Plan: plans[j], ControlTopic: f.controls[j]}); err != nil {
+					b.Error(err)
+				}
+			})
+			if b.Failed() {
+				return
+			}
+			b.ResetTimer()
+			var counts map[string]int64
+			for i := 0; i < b.N; i++ {
+				f.counter.reset()
+				errs := make([]error, operators)
+				fanout.Each(operators, readWidth, func(j int) {
+					_, errs[j] = Inspect(ctx, f.kafka, f.controls[j])
+				})
+				for j, err := range errs {
+					if err != nil {
+						b.Fatalf("operator %d: %v", j, err)
+					}
+				}
+				counts = f.counter.snapshot()
+			}
+			var total int64
+			for _, n := range counts {
+				total += n
+			}
+			b.ReportMetric(float64(total), "requests")
+			for _, k := range []string{"Metadata", "Fetch", "ListOffsets"} {
+				b.ReportMetric(float64(counts[k]), k)
 			}
 			b.Log(f.counter.describe(counts))
 		})

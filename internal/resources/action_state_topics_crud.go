@@ -56,7 +56,7 @@ func (r *fleetTopicsResource) Read(ctx context.Context, req resource.ReadRequest
 	read := make([]fleetEntry, len(keys))
 	lives := make([][2]string, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
-	eachEntry(len(keys), func(i int) {
+	eachEntryReading(len(keys), func(i int) {
 		read[i] = entries[keys[i]]
 		lives[i] = r.readEntry(ctx, kafka, keys[i], &read[i], protected, importing, &said[i])
 	})

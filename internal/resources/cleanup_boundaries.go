@@ -63,13 +63,21 @@ const boundariesID = "cleanup-boundaries"
 // defaultFleetApplyTimeout bounds one apply of every entry together.
 const defaultFleetApplyTimeout = 30 * time.Minute
 
-// fleetConcurrency is how many entries are planned, read or applied at
-// once. Concurrent calls of one provider process share broker requests (the
-// coalescer in internal/kafkaops), so more in flight means fewer requests:
-// at 1,000 entries, 64 rather than 32 took an apply's update from 14-16 s
-// to 11-12 s and its requests from 30-41 to 26-36 thousand
-// (BENCHMARKS.md, "Fleet cleanup").
+// fleetConcurrency is how many entries are applied at once. Concurrent
+// calls of one provider process share broker requests (the coalescer in
+// internal/kafkaops), so more in flight means fewer requests: at 1,000
+// entries, 64 rather than 32 took an apply's update from 14-16 s to 11-12 s
+// and its requests from 30-41 to 26-36 thousand (BENCHMARKS.md, "Fleet
+// cleanup"). Each boundary's apply holds a control-topic producer (its
+// own connections) while it runs, which bounds it.
 const fleetConcurrency = 64
+
+// fleetReadConcurrency is how many entries are refreshed, planned or
+// imported at once. Reads hold no connection of their own, and those that
+// ask together share one request per kind (up to the coalescer's 500
+// topics): at 1,000 boundaries a refresh took 410 requests 64 at a time
+// and 45 all at once (BenchmarkFleetRefresh).
+const fleetReadConcurrency = 4096
 
 func (r *boundariesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_cleanup_boundaries"

@@ -51,5 +51,12 @@ func entryAttr(key string, d diag.Diagnostic) path.Path {
 	return at
 }
 
-// eachEntry runs fn(i) for i in [0, n), fleetConcurrency at a time.
+// eachEntry runs fn(i) for i in [0, n), fleetConcurrency at a time: for
+// what writes (each boundary's apply opens a producer of its own).
 func eachEntry(n int, fn func(i int)) { fanout.Each(n, fleetConcurrency, fn) }
+
+// eachEntryReading runs fn(i) for i in [0, n), fleetReadConcurrency at a
+// time: for reads (refresh, plan, import), which hold no connection of
+// their own and go to Kafka through the client's coalescer, so the more
+// of them ask at once, the fewer requests carry them.
+func eachEntryReading(n int, fn func(i int)) { fanout.Each(n, fleetReadConcurrency, fn) }

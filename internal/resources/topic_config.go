@@ -98,17 +98,5 @@ func configChanges(oldCfg, newCfg map[string]string) (set map[string]string, rem
 // a refresh then waits for one round trip instead of two. The identity's
 // error comes first (a missing topic fails both reads).
 func describeWithConfigs(ctx context.Context, kafka *kafkaops.Client, name string) (kafkaops.Topic, map[string]kafkaops.ConfigValue, error) {
-	var cfg map[string]kafkaops.ConfigValue
-	var cfgErr error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		cfg, cfgErr = kafka.TopicConfigs(ctx, name)
-	}()
-	t, err := kafka.DescribeTopic(ctx, name)
-	<-done
-	if err != nil {
-		return t, nil, err
-	}
-	return t, cfg, cfgErr
+	return kafka.DescribeTopicWithConfigs(ctx, name)
 }
