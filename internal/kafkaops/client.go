@@ -158,6 +158,7 @@ func New(cfg Config) (*Client, error) {
 	c.endOffsets = newOffsetsCoalescer(c, OpListEndOffsets, admin.ListEndOffsets)
 	c.committedEnds = newOffsetsCoalescer(c, OpListCommittedEnd, admin.ListCommittedOffsets)
 	c.creates = newCoalescer(c, OpCreateTopic, c.createTopics)
+	c.creates.maxBatch, c.creates.cost, c.creates.maxCost = maxCreateTopics, c.createRecords, maxCreateRecords
 	c.deletes = newCoalescer(c, OpDeleteTopic, c.deleteTopics)
 	c.recordsDeletions = newCoalescer(c, OpDeleteRecords, c.deleteRecordsBatch)
 	c.controlReads = newCoalescer(c, OpReadControlLog, c.fetchControlBatch)

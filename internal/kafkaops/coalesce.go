@@ -62,6 +62,16 @@ type coalescer[R any] struct {
 	enabled  bool
 	window   time.Duration
 	maxBatch int
+	// cost, when set, weighs a topic's part of a request and maxCost
+	// bounds a batch's total: a batch the next topic would take past it
+	// is sent first (coalescedCreates).
+	cost    func(topic string) int
+	maxCost int
+	// expected counts callers announced (expectCallers) and not yet
+	// joined: the open batch waits for them, up to expectStall after the
+	// last one that came. expectGen tells a stale stall timer.
+	expected  int
+	expectGen int
 
 	// now and afterFunc are time.Now and time.AfterFunc; tests replace
 	// them to open and close a window at a chosen moment instead of
@@ -81,6 +91,7 @@ type coalescer[R any] struct {
 type batch[R any] struct {
 	topics    []string
 	joined    map[string]bool
+	cost      int  // the topics' total cost, with coalescer.cost
 	callers   int  // callers waiting on it, duplicates included
 	ready     bool // it may be sent: no window, the window passed, or as large as recent batches
 	waitedOut bool // it waited the whole window
@@ -152,12 +163,20 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 	co.mu.Lock()
 	defer co.mu.Unlock()
 	b := co.open
+	cost := 0
+	if co.cost != nil {
+		cost = co.cost(topic)
+		if b != nil && !b.joined[topic] && len(b.topics) > 0 && b.cost+cost > co.maxCost {
+			co.sendLocked(b) // full by cost: this topic opens the next one
+			b = nil
+		}
+	}
 	if b == nil {
 		// A read that follows a request of its kind by less than the window
 		// is part of a burst (a refresh of many resources): its batch waits
 		// the window for company. A read after a quiet spell goes at once.
 		burst := co.window > 0 && co.now().Sub(co.lastSent) < co.window
-		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{}), ready: !burst}
+		b = &batch[R]{joined: map[string]bool{}, done: make(chan struct{}), ready: !burst && co.expected == 0}
 		if burst {
 			co.afterFunc(co.window, func() { co.windowClosed(b) })
 		}
@@ -169,8 +188,19 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 		// gets its own copy from answer.
 		b.joined[topic] = true
 		b.topics = append(b.topics, topic)
+		b.cost += cost
 	}
-	if !b.ready && co.peak > 1 && len(b.topics) >= co.peak {
+	if co.expected > 0 {
+		// An announced caller: the batch waits for the rest of them.
+		co.expected--
+		co.expectGen++
+		if co.expected == 0 {
+			b.ready = true
+		} else {
+			gen := co.expectGen
+			co.afterFunc(expectStall, func() { co.expectStalled(b, gen) })
+		}
+	} else if !b.ready && co.peak > 1 && len(b.topics) >= co.peak {
 		// As many callers as the last bursts brought (Terraform's
 		// parallelism, in effect): waiting longer would only add latency.
 		b.ready = true
@@ -179,6 +209,46 @@ func (co *coalescer[R]) join(topic string) *batch[R] {
 		co.sendLocked(b)
 	}
 	return b
+}
+
+// expectStall is how long a batch waits for the next announced caller:
+// one that fails before its request (an invalid setting) never comes.
+const expectStall = 200 * time.Millisecond
+
+// expectCallers announces n callers about to arrive together (a fleet's
+// creates): batches wait for them rather than go with the first few, so
+// they travel in as few requests as the bounds allow. release ends the
+// wait for any that did not come.
+func (co *coalescer[R]) expectCallers(n int) (release func()) {
+	co.mu.Lock()
+	co.expected += n
+	co.mu.Unlock()
+	return func() {
+		co.mu.Lock()
+		defer co.mu.Unlock()
+		co.expected = 0
+		co.expectGen++
+		if b := co.open; b != nil {
+			b.ready = true
+			if co.inFlight == 0 {
+				co.sendLocked(b)
+			}
+		}
+	}
+}
+
+// expectStalled sends b when no announced caller joined it since gen.
+func (co *coalescer[R]) expectStalled(b *batch[R], gen int) {
+	co.mu.Lock()
+	defer co.mu.Unlock()
+	if gen != co.expectGen || co.open != b {
+		return
+	}
+	co.expected = 0
+	b.ready = true
+	if co.inFlight == 0 {
+		co.sendLocked(b)
+	}
 }
 
 func (co *coalescer[R]) windowClosed(b *batch[R]) {

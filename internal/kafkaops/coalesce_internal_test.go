@@ -430,3 +430,83 @@ func TestMaxInFlightBoundsRequests(t *testing.T) {
 		t.Errorf("%d requests in flight at once, want at most 3", m)
 	}
 }
+
+// A coalescer with a cost bound (the creates: metadata records per
+// CreateTopics) never sends a batch over it: a topic that would take the
+// open batch past it sends that batch and opens the next, and every
+// caller is answered.
+func TestCoalescerCostBound(t *testing.T) {
+	c := testClient(t, Config{Coalesce: true})
+	f := &fakeBroker{holdFirst: make(chan struct{})}
+	co := newCoalescer(c, "fake", f.request)
+	co.cost = func(topic string) int { return int(topic[len(topic)-1]-'0') + 1 } // "x3" costs 4
+	co.maxCost = 10
+	first := goAll(co, []string{"lone0"})
+	for f.sent() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	var topics []string
+	for i := range 12 {
+		topics = append(topics, fmt.Sprintf("t%02d-%d", i, i%4))
+	}
+	rest := goAll(co, topics)
+	for f.sent() < 3 { // full batches go while the first is held
+		time.Sleep(time.Millisecond)
+	}
+	close(f.holdFirst)
+	if _, errs := first(); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	answers, errs := rest()
+	for i, err := range errs {
+		if err != nil || answers[i] != "answer:"+topics[i] {
+			t.Fatalf("%s: %q, %v", topics[i], answers[i], err)
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	seen := 0
+	for _, b := range f.batches[1:] {
+		cost := 0
+		for _, topic := range b {
+			cost += co.cost(topic)
+		}
+		if cost > co.maxCost {
+			t.Fatalf("batch %v costs %d, over the bound %d", b, cost, co.maxCost)
+		}
+		seen += len(b)
+	}
+	if seen != len(topics) {
+		t.Fatalf("batches carried %d topics, want %d", seen, len(topics))
+	}
+}
+
+// Announced callers (a fleet's creates) go together even when they arrive
+// one by one: the first does not go alone, and the batch waits for the
+// last; one that never comes holds it no longer than expectStall.
+func TestCoalescerExpectedCallers(t *testing.T) {
+	c := testClient(t, Config{Coalesce: true})
+	f := &fakeBroker{}
+	co := newCoalescer(c, "fake", f.request)
+	release := co.expectCallers(6) // 5 come
+	var waits []func() ([]string, []error)
+	for i := range 5 {
+		waits = append(waits, goAll(co, []string{fmt.Sprintf("t%d", i)}))
+		time.Sleep(20 * time.Millisecond)
+	}
+	start := time.Now()
+	for _, wait := range waits {
+		if _, errs := wait(); errs[0] != nil {
+			t.Fatal(errs[0])
+		}
+	}
+	if waited := time.Since(start); waited > time.Second {
+		t.Fatalf("the batch waited %v for the caller that never came", waited)
+	}
+	release()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.batches) != 1 || len(f.batches[0]) != 5 {
+		t.Fatalf("batches %v, want the 5 announced callers in one", f.batches)
+	}
+}

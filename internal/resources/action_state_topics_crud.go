@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/fanout"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
@@ -56,7 +57,7 @@ func (r *fleetTopicsResource) Read(ctx context.Context, req resource.ReadRequest
 	read := make([]fleetEntry, len(keys))
 	lives := make([][2]string, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
-	eachEntryReading(len(keys), func(i int) {
+	eachEntryTogether(len(keys), func(i int) {
 		read[i] = entries[keys[i]]
 		lives[i] = r.readEntry(ctx, kafka, keys[i], &read[i], protected, importing, &said[i])
 	})
@@ -162,7 +163,7 @@ func (r *fleetTopicsResource) Delete(ctx context.Context, req resource.DeleteReq
 	defer cancel()
 	keys := slices.Sorted(maps.Keys(prior))
 	said := make([]diag.Diagnostics, len(keys))
-	eachEntry(len(keys), func(i int) {
+	eachEntryTogether(len(keys), func(i int) {
 		e := prior[keys[i]]
 		r.deleteEntry(ctx, kafka, keys[i], &e, timeout, &said[i])
 	})
@@ -202,7 +203,12 @@ func (r *fleetTopicsResource) applyAll(ctx context.Context, timeout time.Duratio
 	keys := slices.Sorted(maps.Keys(planned))
 	done := make([]fleetEntry, len(keys)+len(removed))
 	said := make([]diag.Diagnostics, len(keys)+len(removed))
-	eachEntry(len(keys)+len(removed), func(i int) {
+	creates := 0
+	for _, key := range keys {
+		creates += creations(planned[key], prior[key]) // a new entry's before is the zero entry
+	}
+	release := kafka.ExpectCreates(creates)
+	eachEntryTogether(len(keys)+len(removed), func(i int) {
 		if i >= len(keys) {
 			key := removed[i-len(keys)]
 			done[i] = prior[key]
@@ -221,78 +227,126 @@ func (r *fleetTopicsResource) applyAll(ctx context.Context, timeout time.Duratio
 		}
 		r.applyEntry(ctx, kafka, key, &done[i], before, protect, wasProtected, timeout, &said[i])
 	})
+	var names []string
 	for i := range done {
 		diags.Append(said[i]...)
 		if i < len(keys) {
 			planned[keys[i]] = done[i]
+			names = append(names, done[i].ActionStateTopic.Name.ValueString())
+			if c := done[i].ControlTopic; c != nil {
+				names = append(names, c.Name.ValueString())
+			}
 		} else if said[i].HasError() {
 			planned[removed[i-len(keys)]] = done[i] // not deleted: still Terraform's
 		}
 	}
+	release()
+	// Created means visible: the next command reads every topic at once.
+	kafka.SettleTopics(ctx, names)
 	plan.Operators = fleetEntriesValue(ctx, planned, diags)
 }
 
 // applyEntry creates, updates or deletes what one entry's plan asks of its
 // topics, leaving in e what is true after: a topic that failed to be
 // created is kept with a null topic_id, one that failed to update or to
-// be deleted as state had it.
+// be deleted as state had it. Its two topics go side by side, so a
+// rollout's creates all reach the coalescer at once and go in as few
+// CreateTopics requests as the controller takes (topic_create.go).
 func (r *fleetTopicsResource) applyEntry(ctx context.Context, kafka *kafkaops.Client, key string, e, before *fleetEntry, protect, wasProtected bool, timeout time.Duration, diags *diag.Diagnostics) {
-	at := fleetEntryPath(key)
+	dataName := e.ActionStateTopic.Name
+	var beforeName types.String
+	if before != nil {
+		beforeName = before.ActionStateTopic.Name
+	}
+	var said [2]diag.Diagnostics
+	fanout.Each(2, 2, func(i int) {
+		if i == 0 {
+			r.applyEntryData(ctx, kafka, key, &e.ActionStateTopic, before, protect, wasProtected, timeout, &said[0])
+			return
+		}
+		r.applyEntryControl(ctx, kafka, key, &e.ControlTopic, before, dataName, beforeName, protect, wasProtected, timeout, &said[1])
+	})
+	diags.Append(said[0]...)
+	diags.Append(said[1]...)
+}
+
+// creations counts the topics applyEntry creates for entry e, as it
+// decides: a topic with no ID in state before (the zero entry when it had
+// none) is created.
+func creations(e, before fleetEntry) int {
+	n := 0
+	if !inKafka(before.ActionStateTopic.TopicID) {
+		n++
+	}
+	if e.ControlTopic != nil && (before.ControlTopic == nil || !inKafka(before.ControlTopic.TopicID)) {
+		n++
+	}
+	return n
+}
+
+// applyEntryData is applyEntry's action-state topic.
+func (r *fleetTopicsResource) applyEntryData(ctx context.Context, kafka *kafkaops.Client, key string, t *fleetDataTopic, before *fleetEntry, protect, wasProtected bool, timeout time.Duration, diags *diag.Diagnostics) {
 	say := entrySay(key, diags)
-	data := e.ActionStateTopic.model(protect)
+	data := t.model(protect)
 	switch {
 	case before == nil || !inKafka(before.ActionStateTopic.TopicID):
 		d := r.data.createOne(ctx, kafka, &data, timeout)
 		say("action_state_topic", d)
 		if d.HasError() {
-			e.ActionStateTopic = notCreatedData(e.ActionStateTopic)
+			*t = notCreatedData(*t)
 		} else {
-			e.ActionStateTopic = dataTopicOf(data)
+			*t = dataTopicOf(data)
 		}
-	case !fleetDataEqual(e.ActionStateTopic, before.ActionStateTopic):
+	case !fleetDataEqual(*t, before.ActionStateTopic):
 		was := before.ActionStateTopic.model(wasProtected)
 		d := r.data.updateOne(ctx, kafka, &data, &was, timeout)
 		say("action_state_topic", d)
 		if d.HasError() {
-			e.ActionStateTopic = before.ActionStateTopic
+			*t = before.ActionStateTopic
 		} else {
-			e.ActionStateTopic = dataTopicOf(data)
+			*t = dataTopicOf(data)
 		}
 	}
+}
 
-	c := e.ControlTopic
+// applyEntryControl is applyEntry's control topic; dataName is the entry's
+// action-state topic as planned, beforeName as state had it.
+func (r *fleetTopicsResource) applyEntryControl(ctx context.Context, kafka *kafkaops.Client, key string, ct **fleetControlTopic, before *fleetEntry, dataName, beforeName types.String, protect, wasProtected bool, timeout time.Duration, diags *diag.Diagnostics) {
+	at := fleetEntryPath(key)
+	say := entrySay(key, diags)
+	c := *ct
 	hadControl := before != nil && before.ControlTopic != nil && inKafka(before.ControlTopic.TopicID)
 	switch {
 	case c == nil && hadControl:
-		was := before.ControlTopic.model(wasProtected, before.ActionStateTopic.Name)
+		was := before.ControlTopic.model(wasProtected, beforeName)
 		if wasProtected {
 			diags.Append(diagnostics.FleetEntryProtected(at.AtName("control_topic"), key, fmt.Sprintf("the control topic %q", was.Name.ValueString())))
-			e.ControlTopic = before.ControlTopic
+			*ct = before.ControlTopic
 			return
 		}
 		if d := r.control.deleteOne(ctx, kafka, &was, timeout); d.HasError() {
 			say("control_topic", d)
-			e.ControlTopic = before.ControlTopic
+			*ct = before.ControlTopic
 		}
 	case c == nil:
 	case !hadControl:
-		m := c.model(protect, e.ActionStateTopic.Name)
+		m := c.model(protect, dataName)
 		d := r.control.createOne(ctx, kafka, &m, timeout)
 		say("control_topic", d)
 		if d.HasError() {
-			e.ControlTopic = notCreatedControl(*c)
+			*ct = notCreatedControl(*c)
 		} else {
-			e.ControlTopic = controlTopicOf(m)
+			*ct = controlTopicOf(m)
 		}
 	case !fleetControlEqual(*c, *before.ControlTopic):
-		m := c.model(protect, e.ActionStateTopic.Name)
-		was := before.ControlTopic.model(wasProtected, before.ActionStateTopic.Name)
+		m := c.model(protect, dataName)
+		was := before.ControlTopic.model(wasProtected, beforeName)
 		d := r.control.updateOne(ctx, kafka, &m, &was, timeout)
 		say("control_topic", d)
 		if d.HasError() {
-			e.ControlTopic = before.ControlTopic
+			*ct = before.ControlTopic
 		} else {
-			e.ControlTopic = controlTopicOf(m)
+			*ct = controlTopicOf(m)
 		}
 	}
 }

@@ -54,7 +54,7 @@ func (r *fleetTopicsResource) ModifyPlan(ctx context.Context, req resource.Modif
 	keys := slices.Sorted(maps.Keys(planned))
 	done := make([]fleetEntry, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
-	eachEntryReading(len(keys), func(i int) {
+	eachEntryTogether(len(keys), func(i int) {
 		done[i] = planned[keys[i]]
 		var before *fleetEntry
 		if e, had := prior[keys[i]]; had {

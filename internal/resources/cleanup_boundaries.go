@@ -72,12 +72,18 @@ const defaultFleetApplyTimeout = 30 * time.Minute
 // own connections) while it runs, which bounds it.
 const fleetConcurrency = 64
 
-// fleetReadConcurrency is how many entries are refreshed, planned or
-// imported at once. Reads hold no connection of their own, and those that
-// ask together share one request per kind (up to the coalescer's 500
-// topics): at 1,000 boundaries a refresh took 410 requests 64 at a time
-// and 45 all at once (BenchmarkFleetRefresh).
-const fleetReadConcurrency = 4096
+// fleetTogetherConcurrency is how many entries are refreshed, planned or
+// imported at once, and how many topics of flinkagents_action_state_topics
+// are created, updated or deleted at once. None of it holds a connection
+// of its own, and calls that ask together share one request per kind (up
+// to the coalescer's 500 topics): at 1,000 boundaries a refresh took 410
+// requests 64 at a time and 45 all at once (BenchmarkFleetRefresh), and a
+// rollout of 2,000 topics 128 CreateTopics 64 at a time. Fewer, larger
+// CreateTopics also matter to the broker: Apache Kafka 4.4 shows the
+// topics of one request with leaders at once, while it worked through
+// 128 small ones at about a hundred topics a second after the last had
+// returned.
+const fleetTogetherConcurrency = 4096
 
 func (r *boundariesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_cleanup_boundaries"

@@ -51,7 +51,7 @@ func (r *boundariesResource) Read(ctx context.Context, req resource.ReadRequest,
 	read := make([]boundaryEntry, len(keys))
 	found := make([]*entryFacts, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
-	eachEntryReading(len(keys), func(i int) {
+	eachEntryTogether(len(keys), func(i int) {
 		read[i] = entries[keys[i]]
 		found[i] = state.rules(keys[i]).readEntry(ctx, r.clients, kafka, &read[i], &said[i])
 	})

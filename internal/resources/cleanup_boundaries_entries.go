@@ -55,8 +55,9 @@ func entryAttr(key string, d diag.Diagnostic) path.Path {
 // what writes (each boundary's apply opens a producer of its own).
 func eachEntry(n int, fn func(i int)) { fanout.Each(n, fleetConcurrency, fn) }
 
-// eachEntryReading runs fn(i) for i in [0, n), fleetReadConcurrency at a
-// time: for reads (refresh, plan, import), which hold no connection of
-// their own and go to Kafka through the client's coalescer, so the more
-// of them ask at once, the fewer requests carry them.
-func eachEntryReading(n int, fn func(i int)) { fanout.Each(n, fleetReadConcurrency, fn) }
+// eachEntryTogether runs fn(i) for i in [0, n), fleetTogetherConcurrency
+// at a time: for work that holds no connection of its own (reads when
+// refreshing, planning or importing; the topic fleet's creates, updates
+// and deletes) and reaches Kafka through the client's coalescer, so the
+// more of it asks at once, the fewer requests carry it.
+func eachEntryTogether(n int, fn func(i int)) { fanout.Each(n, fleetTogetherConcurrency, fn) }

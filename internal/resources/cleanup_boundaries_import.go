@@ -33,7 +33,7 @@ func (r *boundariesResource) ImportState(ctx context.Context, req resource.Impor
 	keys := slices.Sorted(maps.Keys(pairs))
 	found := make([]boundaryEntry, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
-	eachEntryReading(len(keys), func(i int) {
+	eachEntryTogether(len(keys), func(i int) {
 		control := pairs[keys[i]]
 		op := fmt.Sprintf("importing the cleanup boundary recorded in control topic %q", control)
 		log, err := cleanup.History(ctx, kafka, control)

@@ -75,7 +75,7 @@ func (r *boundariesResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if len(live) > 0 {
 		kafka := previewClient(ctx, r.clients, "planning cleanup boundaries", &resp.Diagnostics)
 		said := make([]diag.Diagnostics, len(live))
-		eachEntryReading(len(live), func(j int) {
+		eachEntryTogether(len(live), func(j int) {
 			i := live[j]
 			plannings[i].planLive(ctx, r.clients, kafka, &entries[i], &said[j])
 		})
