@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -389,34 +389,14 @@ func TestActionStateTopicsFirstApplyFailingPartWay(t *testing.T) {
 	e.DeleteTopic(billing)
 
 	// The broker refuses billing's create (a create policy, say) and
-	// creates orders.
-	var refuse atomic.Bool
-	refuse.Store(true)
-	e.Cluster.ControlKey(int16(kmsg.CreateTopics), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		e.Cluster.KeepControl()
-		if !refuse.Load() {
-			return nil, nil, false
-		}
-		r := req.(*kmsg.CreateTopicsRequest)
-		resp := r.ResponseKind().(*kmsg.CreateTopicsResponse)
-		for _, topic := range r.Topics {
-			if topic.Topic == billing {
-				rt := kmsg.NewCreateTopicsResponseTopic()
-				rt.Topic, rt.ErrorCode = billing, kerr.PolicyViolation.Code
-				resp.Topics = append(resp.Topics, rt)
-			}
-		}
-		if len(resp.Topics) == len(r.Topics) {
-			return resp, nil, true
-		}
-		return nil, nil, false
-	})
+	// creates orders, both in one CreateTopics request.
+	refuse := e.Cluster.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.CreateTopics}, Topic: billing, Err: kerr.PolicyViolation, Count: -1})
 	out, err = w.TerraformErr("apply", "-auto-approve")
 	if msg := string(out) + fmt.Sprint(err); err == nil || !strings.Contains(msg, `Operator "billing"`) {
 		t.Fatalf("first apply: %v\n%s", err, out)
 	}
 	ordersID := liveTopicID(t, e, orders)
-	refuse.Store(false)
+	refuse.Remove()
 	out, err = w.TerraformErr("apply", "-auto-approve")
 	if msg := strings.Join(strings.Fields(string(out)+fmt.Sprint(err)), " "); err == nil || !strings.Contains(msg, "Fleet Topics Exist Already") || !strings.Contains(msg, "terraform untaint") {
 		t.Fatalf("apply of the tainted fleet: %v\n%s", err, out)
