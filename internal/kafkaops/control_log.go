@@ -74,7 +74,14 @@ func (c *Client) ReadControlLog(ctx context.Context, topic string, fn func(Contr
 	leader := t.Leaders[controlPartition]
 	stalls := 0
 	for offset < end {
-		resp, err := c.fetch(ctx, t, leader, offset)
+		fetch := c.fetch
+		if stalls > 0 {
+			// No progress last time: ask alone, with the whole response
+			// size for this partition, in case a shared answer had no room
+			// for its next batch (control_log_batch.go).
+			fetch = c.fetchAlone
+		}
+		resp, err := fetch(ctx, t, leader, offset)
 		if err != nil {
 			return 0, opErr(OpReadControlLog, topic, fmt.Errorf("fetch at offset %d: %w", offset, err))
 		}
