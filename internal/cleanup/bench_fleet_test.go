@@ -72,11 +72,14 @@ func BenchmarkFleetApply(b *testing.B) {
 // action-state topic (Inspect, as the refresh does), side by side, after
 // one advance recorded a plan in each. Reads of one kind go together
 // (Metadata, ListOffsets, Fetch), so the requests per operator fall as the
-// fleet grows.
+// fleet grows. BENCH_READ_WIDTH sets how many entries read at once.
 func BenchmarkFleetRefresh(b *testing.B) {
+	// As flinkagents_cleanup_boundaries refreshes: every entry at once
+	// (fleetTogetherConcurrency); BENCH_READ_WIDTH=64 is the width it had
+	// before 2026-12-06.
 	readWidth, _ := strconv.Atoi(os.Getenv("BENCH_READ_WIDTH"))
 	if readWidth == 0 {
-		readWidth = 64
+		readWidth = 4096
 	}
 	for _, operators := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("%d-operators", operators), func(b *testing.B) {
