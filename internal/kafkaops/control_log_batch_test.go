@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -76,5 +77,83 @@ func TestCoalescedControlLogReads(t *testing.T) {
 	}
 	if fetches.Hits() >= len(names) {
 		t.Fatalf("%d Fetch requests for %d control logs read together; want them shared", fetches.Hits(), len(names))
+	}
+}
+
+// A shared Fetch whose answer leaves a partition out (the response's size
+// bound reached before it: no records, though the partition holds
+// committed records at the offset asked) does not cost that reader a
+// stall: its partition is fetched again on its own within the batch.
+func TestCoalescedControlLogReadsStarvedPartition(t *testing.T) {
+	c, err := kfake.NewCluster(kfake.NumBrokers(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(c.ListenAddrs()...), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	var names []string
+	for i := range 20 {
+		names = append(names, fmt.Sprintf("c%02d", i))
+	}
+	for _, name := range names {
+		if err := c.CreateTopic(name, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := cl.ProduceSync(context.Background(), &kgo.Record{Topic: name, Key: []byte("k"), Value: []byte(name)}).FirstErr(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Every Fetch naming more than one topic is answered as a broker out of
+	// room answers: each partition without records, its offsets known.
+	var starvedAnswers atomic.Int32
+	c.ControlKey(int16(kmsg.Fetch), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		r := req.(*kmsg.FetchRequest)
+		if len(r.Topics) < 2 {
+			return nil, nil, false
+		}
+		starvedAnswers.Add(1)
+		resp := r.ResponseKind().(*kmsg.FetchResponse)
+		for _, rt := range r.Topics {
+			t := kmsg.NewFetchResponseTopic()
+			t.Topic, t.TopicID = rt.Topic, rt.TopicID
+			for _, rp := range rt.Partitions {
+				p := kmsg.NewFetchResponseTopicPartition()
+				p.Partition, p.HighWatermark, p.LastStableOffset, p.LogStartOffset = rp.Partition, 1, 1, 0
+				t.Partitions = append(t.Partitions, p)
+			}
+			resp.Topics = append(resp.Topics, t)
+		}
+		return resp, nil, true
+	})
+	k := (&cluster{Cluster: c}).client(t, 20*time.Millisecond)
+	started := time.Now()
+	errs := concurrently(names, func(name string) error {
+		var got []string
+		if _, err := k.ReadControlLog(context.Background(), name, func(r kafkaops.ControlRecord) error {
+			got = append(got, string(r.Value))
+			return nil
+		}); err != nil {
+			return err
+		}
+		if len(got) != 1 || got[0] != name {
+			return fmt.Errorf("%s read %q", name, got)
+		}
+		return nil
+	})
+	for _, name := range names {
+		if errs[name] != nil {
+			t.Fatal(errs[name])
+		}
+	}
+	if starvedAnswers.Load() == 0 {
+		t.Fatal("no Fetch was shared: the test did not reach the starved answer")
+	}
+	if took := time.Since(started); took > 2*time.Second {
+		t.Fatalf("reads took %v: the starved partitions stalled instead of being fetched alone", took)
 	}
 }
