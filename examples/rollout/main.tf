@@ -93,6 +93,25 @@ variable "deletion_protection" {
   description = "Refuse to destroy topics at plan time."
 }
 
+variable "adopt_topics" {
+  type        = string
+  default     = null
+  description = <<-EOT
+    Only when moving a fleet rolled out by an agent-fleet older than flinkagents_action_state_topics
+    (two topic resources per operator): the import ID its first plan prints ("Fleet Topics Exist
+    Already"), so the fleet resource adopts the existing topics instead of creating them. Leave it null
+    otherwise; after the apply that imported them it has no effect. See docs/guides/migrating.md.
+  EOT
+}
+
+# The migration from the per-topic layout: an import block can only sit in
+# the root module, and for_each (Terraform 1.7) makes it optional.
+import {
+  for_each = var.adopt_topics == null ? {} : { fleet = var.adopt_topics }
+  to       = module.fleet.flinkagents_action_state_topics.this
+  id       = each.value
+}
+
 provider "flinkagents" {
   bootstrap_servers = var.bootstrap_servers
 }

@@ -31,6 +31,9 @@ locals {
 
   following = { for k, o in var.operators : k => o if o.checkpoint_dir != null || o.savepoint_dir != null }
 
+  # Operators given both a plan and a job to follow: refused.
+  followed_and_given = sort([for k, o in var.operators : k if o.plan_json != null && (o.checkpoint_dir != null || o.savepoint_dir != null)])
+
   # The plan of each operator with a boundary this run: given, or that of
   # its job's oldest retained point. A followed job without a complete point
   # yet, or whose point was skipped as unreadable, has none this run.
@@ -40,33 +43,54 @@ locals {
   )
 }
 
-resource "flinkagents_action_state_topic" "this" {
-  for_each = local.operators
-
-  name                = each.value.action_state_topic
-  partitions          = each.value.partitions
-  replication_factor  = each.value.replication_factor
-  config              = each.value.topic_config
+# Every operator's topics in one resource: Terraform's cost grows with the
+# objects it manages, so a fleet of any size is one object here, not two
+# per operator (BENCHMARKS.md, "Fleet topics"). The provider applies the
+# entries side by side, each as the single-topic resources would.
+resource "flinkagents_action_state_topics" "this" {
+  operators = { for k, o in local.operators : k => {
+    action_state_topic = {
+      name               = o.action_state_topic
+      partitions         = o.partitions
+      replication_factor = o.replication_factor
+      config             = o.topic_config
+    }
+    control_topic = {
+      name               = o.control_topic
+      replication_factor = o.replication_factor
+    }
+  } }
   deletion_protection = var.deletion_protection
 
   lifecycle {
     precondition {
-      condition     = var.operators[each.key].plan_json == null || (var.operators[each.key].checkpoint_dir == null && var.operators[each.key].savepoint_dir == null)
-      error_message = "Operator ${each.key}: set plan_json or checkpoint_dir/savepoint_dir, not both: the boundary follows one of them."
+      condition     = length(local.followed_and_given) == 0
+      error_message = "Operator ${join(", ", local.followed_and_given)}: set plan_json or checkpoint_dir/savepoint_dir, not both: the boundary follows one of them."
     }
   }
 }
 
-# The control topic names its action-state topic by value, not through the
-# resource: a reference would make every control topic wait for every
-# action-state topic of the fleet.
-resource "flinkagents_cleanup_control_topic" "this" {
-  for_each = local.operators
+# Topics were a flinkagents_action_state_topic and a
+# flinkagents_cleanup_control_topic per operator in earlier versions of this
+# module. Their state is let go without a destroy, and the topics are
+# adopted by flinkagents_action_state_topics through an import block in the
+# root module (a child module cannot hold one): its first plan refuses to
+# create topics that exist and prints the block, with every operator's
+# topics in its id. docs/guides/migrating.md walks through it.
+removed {
+  from = flinkagents_action_state_topic.this
 
-  name                = each.value.control_topic
-  action_state_topic  = each.value.action_state_topic
-  replication_factor  = each.value.replication_factor
-  deletion_protection = var.deletion_protection
+  lifecycle {
+    destroy = false
+  }
+}
+
+removed {
+  from = flinkagents_cleanup_control_topic.this
+
+  lifecycle {
+    destroy = false
+  }
 }
 
 # The plan of each followed job's oldest retained point, every job in one
@@ -102,7 +126,7 @@ resource "flinkagents_cleanup_boundaries" "this" {
   } }
   on_refusal = var.on_refusal
 
-  depends_on = [flinkagents_action_state_topic.this, flinkagents_cleanup_control_topic.this]
+  depends_on = [flinkagents_action_state_topics.this]
 }
 
 # Boundaries were one flinkagents_cleanup_boundary per operator in earlier

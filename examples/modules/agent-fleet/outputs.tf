@@ -6,10 +6,10 @@ output "topics" {
     Each operator's topics, by key: action_state (name), action_state_id (its topic ID in Kafka's
     Java form, as recovery markers and plans record it) and control (name).
   EOT
-  value = { for k, t in flinkagents_action_state_topic.this : k => {
-    action_state    = t.name
-    action_state_id = t.topic_id
-    control         = flinkagents_cleanup_control_topic.this[k].name
+  value = { for k, o in flinkagents_action_state_topics.this.operators : k => {
+    action_state    = o.action_state_topic.name
+    action_state_id = o.action_state_topic.topic_id
+    control         = o.control_topic.name
   } }
 }
 

@@ -71,7 +71,7 @@ func TestAccScheduledCleanupPipeline(t *testing.T) {
 	p.join("op-20")
 	p.night(t, nightWant{exit: 2, changed: append(without(p.keys(), "op-20"), "op-19", "op-20"),
 		warnings: append(p.noPointYet("op-20"), "Cleanup Boundaries Are Permanent"), applyWarnings: []string{"Cleanup Boundaries Are Permanent"},
-		denied: []string{`[no-destroy] module.fleet.flinkagents_action_state_topic.this["op-19"]`, `[no-destroy] module.fleet.flinkagents_cleanup_control_topic.this["op-19"]`}})
+		denied: []string{`[no-destroy] module.fleet.flinkagents_action_state_topics.this["op-19"].action_state_topic`, `[no-destroy] module.fleet.flinkagents_action_state_topics.this["op-19"].control_topic`}})
 
 	p.jobsRun(t, p.keys()...)
 	p.refuseWrites(t, p.control("op-20"))

@@ -38,8 +38,11 @@ module "fleet" {
   on_refusal          = var.on_refusal
 }
 
-# Where this module kept its resources before it called agent-fleet: states
-# written then move without a change.
+# Where this module kept its resources before it called agent-fleet. They
+# move to agent-fleet's per-operator topic resources, which agent-fleet now
+# lets go of (removed blocks): the topics are adopted by its
+# flinkagents_action_state_topics through an import block in the root module,
+# whose id its first plan prints (docs/guides/migrating.md).
 moved {
   from = flinkagents_action_state_topic.this
   to   = module.fleet.flinkagents_action_state_topic.this["this"]
