@@ -142,7 +142,7 @@ output "agent_config_yaml" {
 
 output "boundaries" {
   description = "Each operator's cleanup boundary status and the point it follows (absent: none yet, or skipped this run)."
-  value       = { for name, b in module.fleet.boundaries : name => "${b.status} ${b.source_recovery_point}" }
+  value       = { for name, b in module.fleet.boundaries : name => "${b.status} ${coalesce(b.source_recovery_point, "(no plan)")}" }
 }
 
 output "cleanup_enabled" {
