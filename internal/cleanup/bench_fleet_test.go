@@ -47,22 +47,10 @@ func BenchmarkFleetApply(b *testing.B) {
 					_, errs[j] = Apply(ctx, f.kafka, Request{Plan: plans[j], ControlTopic: f.controls[j]})
 				})
 				b.StopTimer()
-				for j, err := range errs {
-					if err != nil {
-						b.Fatalf("operator %d: %v", j, err)
-					}
-				}
+				failOnAny(b, errs)
 				counts = f.counter.snapshot()
 			}
-			var total int64
-			for _, n := range counts {
-				total += n
-			}
-			b.ReportMetric(float64(total)/float64(operators), "requests/operator")
-			for _, k := range []string{"Metadata", "Fetch", "ListOffsets", "DeleteRecords", "InitProducerID", "FindCoordinator", "EndTxn"} {
-				b.ReportMetric(float64(counts[k])/float64(operators), k+"/operator")
-			}
-			b.Log(f.counter.describe(counts))
+			reportRequests(b, counts, operators, "/operator", "Metadata", "Fetch", "ListOffsets", "DeleteRecords", "InitProducerID", "FindCoordinator", "EndTxn")
 		})
 	}
 }
@@ -103,24 +91,37 @@ func BenchmarkFleetRefresh(b *testing.B) {
 				fanout.Each(operators, readWidth, func(j int) {
 					_, errs[j] = Inspect(ctx, f.kafka, f.controls[j])
 				})
-				for j, err := range errs {
-					if err != nil {
-						b.Fatalf("operator %d: %v", j, err)
-					}
-				}
+				failOnAny(b, errs)
 				counts = f.counter.snapshot()
 			}
-			var total int64
-			for _, n := range counts {
-				total += n
-			}
-			b.ReportMetric(float64(total), "requests")
-			for _, k := range []string{"Metadata", "Fetch", "ListOffsets"} {
-				b.ReportMetric(float64(counts[k]), k)
-			}
-			b.Log(f.counter.describe(counts))
+			reportRequests(b, counts, 1, "", "Metadata", "Fetch", "ListOffsets")
 		})
 	}
+}
+
+// failOnAny stops the benchmark at the first operator whose call failed.
+func failOnAny(b *testing.B, errs []error) {
+	b.Helper()
+	for j, err := range errs {
+		if err != nil {
+			b.Fatalf("operator %d: %v", j, err)
+		}
+	}
+}
+
+// reportRequests reports the requests counted, in all and of each of
+// kinds, divided by per (1: the totals), each metric's unit ending in
+// suffix; the log has every kind.
+func reportRequests(b *testing.B, counts map[string]int64, per int, suffix string, kinds ...string) {
+	var total int64
+	for _, n := range counts {
+		total += n
+	}
+	b.ReportMetric(float64(total)/float64(per), "requests"+suffix)
+	for _, k := range kinds {
+		b.ReportMetric(float64(counts[k])/float64(per), k+suffix)
+	}
+	b.Log(describeCounts(counts))
 }
 
 // fleetEnv is one in-process broker holding a fleet: an action-state topic
@@ -292,7 +293,8 @@ func (r *requestCounter) snapshot() map[string]int64 {
 	return out
 }
 
-func (r *requestCounter) describe(counts map[string]int64) string {
+// describeCounts lists the counts by kind, in name order.
+func describeCounts(counts map[string]int64) string {
 	kinds := make([]string, 0, len(counts))
 	for k := range counts {
 		kinds = append(kinds, k)
