@@ -142,12 +142,10 @@ func pause(ctx context.Context, stalls *int) error {
 }
 
 func (c *Client) fetch(ctx context.Context, t Topic, leader int32, offset int64) (*kmsg.FetchResponseTopicPartition, error) {
-	if _, twin := c.controlFetches.LoadOrStore(t.Name, zeroFetchAt{zeroFetch{t, offset}, leader}); twin || !c.cfg.Coalesce {
-		if !twin {
-			c.controlFetches.Delete(t.Name)
-		}
-		// Alone: coalescing is off, or another read of the same control
-		// topic is waiting (a batch holds one entry per topic).
+	if _, twin := c.controlFetches.LoadOrStore(t.Name, zeroFetchAt{zeroFetch{t, offset}, leader}); twin {
+		// Another read of the same control topic is waiting: a batch
+		// holds one entry per topic. (With coalescing off the coalescer
+		// sends every call alone itself.)
 		return c.fetchAlone(ctx, t, leader, offset)
 	}
 	defer c.controlFetches.Delete(t.Name)

@@ -38,12 +38,11 @@ var ErrTopicReplaced = errors.New("topic deleted or recreated under its name")
 // checks and answer stay its own: a topic whose ID changed is left out of
 // the request and told so, the others go on.
 func (c *Client) DeleteRecords(ctx context.Context, topic string, id TopicID, upTo map[int32]int64) (map[int32]int64, error) {
-	if _, twin := c.deletionSpecs.LoadOrStore(topic, recordsDeletion{topic: topic, id: id, upTo: upTo}); twin || !c.cfg.Coalesce {
-		if !twin {
-			c.deletionSpecs.Delete(topic)
-		}
-		// Alone: coalescing is off, or another deletion of the same
-		// topic is waiting (a batch holds one entry per topic).
+	if _, twin := c.deletionSpecs.LoadOrStore(topic, recordsDeletion{topic: topic, id: id, upTo: upTo}); twin {
+		// Another deletion of the same topic is waiting: a batch holds
+		// one entry per topic, so this one goes alone, with its own
+		// offsets. (With coalescing off the coalescer sends every call
+		// alone itself.)
 		ctx, done, err := c.request(ctx, OpDeleteRecords, topic)
 		if err != nil {
 			return nil, err
