@@ -205,7 +205,11 @@ func (r *fleetTopicsResource) applyAll(ctx context.Context, timeout time.Duratio
 	said := make([]diag.Diagnostics, len(keys)+len(removed))
 	creates := 0
 	for _, key := range keys {
-		creates += creations(planned[key], prior[key]) // a new entry's before is the zero entry
+		var before *fleetEntry
+		if e, had := prior[key]; had {
+			before = &e
+		}
+		creates += creations(planned[key], before)
 	}
 	release := kafka.ExpectCreates(creates)
 	eachEntryTogether(len(keys)+len(removed), func(i int) {
@@ -270,18 +274,27 @@ func (r *fleetTopicsResource) applyEntry(ctx context.Context, kafka *kafkaops.Cl
 	diags.Append(said[1]...)
 }
 
-// creations counts the topics applyEntry creates for entry e, as it
-// decides: a topic with no ID in state before (the zero entry when it had
-// none) is created.
-func creations(e, before fleetEntry) int {
+// creations counts the topics applyEntry creates for entry e, by the same
+// tests it decides with.
+func creations(e fleetEntry, before *fleetEntry) int {
 	n := 0
-	if !inKafka(before.ActionStateTopic.TopicID) {
+	if createsData(before) {
 		n++
 	}
-	if e.ControlTopic != nil && (before.ControlTopic == nil || !inKafka(before.ControlTopic.TopicID)) {
+	if e.ControlTopic != nil && !hadControl(before) {
 		n++
 	}
 	return n
+}
+
+// createsData: the entry's action-state topic is created (no ID in state).
+func createsData(before *fleetEntry) bool {
+	return before == nil || !inKafka(before.ActionStateTopic.TopicID)
+}
+
+// hadControl: state holds the entry's control topic with an ID.
+func hadControl(before *fleetEntry) bool {
+	return before != nil && before.ControlTopic != nil && inKafka(before.ControlTopic.TopicID)
 }
 
 // applyEntryData is applyEntry's action-state topic.
@@ -289,7 +302,7 @@ func (r *fleetTopicsResource) applyEntryData(ctx context.Context, kafka *kafkaop
 	say := entrySay(key, diags)
 	data := t.model(protect)
 	switch {
-	case before == nil || !inKafka(before.ActionStateTopic.TopicID):
+	case createsData(before):
 		d := r.data.createOne(ctx, kafka, &data, timeout)
 		say("action_state_topic", d)
 		if d.HasError() {
@@ -315,9 +328,9 @@ func (r *fleetTopicsResource) applyEntryControl(ctx context.Context, kafka *kafk
 	at := fleetEntryPath(key)
 	say := entrySay(key, diags)
 	c := *ct
-	hadControl := before != nil && before.ControlTopic != nil && inKafka(before.ControlTopic.TopicID)
+	had := hadControl(before)
 	switch {
-	case c == nil && hadControl:
+	case c == nil && had:
 		was := before.ControlTopic.model(wasProtected, beforeName)
 		if wasProtected {
 			diags.Append(diagnostics.FleetEntryProtected(at.AtName("control_topic"), key, fmt.Sprintf("the control topic %q", was.Name.ValueString())))
@@ -329,7 +342,7 @@ func (r *fleetTopicsResource) applyEntryControl(ctx context.Context, kafka *kafk
 			*ct = before.ControlTopic
 		}
 	case c == nil:
-	case !hadControl:
+	case !had:
 		m := c.model(protect, dataName)
 		d := r.control.createOne(ctx, kafka, &m, timeout)
 		say("control_topic", d)

@@ -84,7 +84,7 @@ func (r *fleetTopicsResource) planEntry(ctx context.Context, key string, e *flee
 
 	var priorData *actionStateTopicModel
 	d := &e.ActionStateTopic
-	if before != nil && inKafka(before.ActionStateTopic.TopicID) {
+	if !createsData(before) {
 		b := before.ActionStateTopic
 		if !d.Name.IsUnknown() && d.Name.ValueString() != b.Name.ValueString() {
 			diags.Append(diagnostics.FleetTopicRenamed(at.AtName("action_state_topic").AtName("name"), key, "action-state topic", b.Name.ValueString(), d.Name.ValueString()))
@@ -114,16 +114,16 @@ func (r *fleetTopicsResource) planEntry(ctx context.Context, key string, e *flee
 	*d = dataTopicOf(data)
 
 	c := e.ControlTopic
-	hadControl := before != nil && before.ControlTopic != nil && inKafka(before.ControlTopic.TopicID)
+	had := hadControl(before)
 	switch {
-	case c == nil && hadControl && wasProtected:
+	case c == nil && had && wasProtected:
 		diags.Append(diagnostics.FleetEntryProtected(at.AtName("control_topic"), key, fmt.Sprintf("the control topic %q", before.ControlTopic.Name.ValueString())))
 		return
 	case c == nil:
 		return
 	}
 	var priorControl *controlTopicModel
-	if hadControl {
+	if had {
 		b := *before.ControlTopic
 		if !c.Name.IsUnknown() && c.Name.ValueString() != b.Name.ValueString() {
 			diags.Append(diagnostics.FleetTopicRenamed(at.AtName("control_topic").AtName("name"), key, "control topic", b.Name.ValueString(), c.Name.ValueString()))
@@ -229,9 +229,9 @@ func (r *fleetTopicsResource) refuseTakenNames(ctx context.Context, planned map[
 		}
 		taken = append(taken, c.name)
 		if !first {
-			label := "action-state topic"
+			label := r.data.spec.label
 			if c.attr == "control_topic" {
-				label = "control topic"
+				label = r.control.spec.label
 			}
 			diags.Append(diagnostics.FleetTopicTaken(fleetEntryPath(c.key).AtName(c.attr), c.key, label, c.name))
 		}

@@ -93,10 +93,3 @@ func configChanges(oldCfg, newCfg map[string]string) (set map[string]string, rem
 	slices.Sort(remove)
 	return set, remove
 }
-
-// describeWithConfigs reads a topic's identity and configs, both at once:
-// a refresh then waits for one round trip instead of two. The identity's
-// error comes first (a missing topic fails both reads).
-func describeWithConfigs(ctx context.Context, kafka *kafkaops.Client, name string) (kafkaops.Topic, map[string]kafkaops.ConfigValue, error) {
-	return kafka.DescribeTopicWithConfigs(ctx, name)
-}

@@ -301,7 +301,7 @@ func (r *topicResource[M]) refuseAdoptingAtPlan(ctx context.Context, state *topi
 func (r *topicResource[M]) readInto(ctx context.Context, kafka *kafkaops.Client, m *M, op string, diags *diag.Diagnostics) (gone bool) {
 	c := r.spec.common(m)
 	name := c.Name.ValueString()
-	t, cfg, err := describeWithConfigs(ctx, kafka, name)
+	t, cfg, err := kafka.DescribeTopicWithConfigs(ctx, name) // both at once: one round trip
 	if err != nil {
 		diags.Append(r.clients.KafkaDiag(op, err))
 		return errors.Is(err, kafkaops.ErrTopicNotFound)
