@@ -117,7 +117,12 @@ provider "flinkagents" {
 }
 
 locals {
-  operators = toset([for i in range(var.operator_count) : format("agent-%02d", i)])
+  # range() makes at most 1,024 values, so the names are counted in thousands.
+  operators = toset(flatten([
+    for hi in range(ceil(var.operator_count / 1000)) : [
+      for lo in range(min(1000, var.operator_count - hi * 1000)) : format("agent-%02d", hi * 1000 + lo)
+    ]
+  ]))
 }
 
 module "fleet" {

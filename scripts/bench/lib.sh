@@ -24,6 +24,13 @@
 #   bench_measure ROW_PREFIX WORKDIR terraform-args...
 #                                  runs terraform in WORKDIR and appends to $RESULTS:
 #                                  ROW_PREFIX \t wall_s \t cpu_core_s \t cpu_provider_s \t cpu_broker_s \t requests \t by_type
+#                                  \t peak_rss_terraform_mb \t peak_rss_provider_mb
+
+# Peak memory comes from GNU time's %M (the kernel's maxrss of a waited-for
+# process): the provider's is exact (it starts no children); terraform's is
+# the larger of its own and that of the providers it waited for, so it is
+# terraform core's own only where it exceeds the provider's.
+BENCH_TIME="${BENCH_TIME:-/usr/bin/time}"
 
 log() { printf '%s: %s\n' "$BENCH_NAME" "$*" >&2; }
 die() { printf '%s: ERROR: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }
@@ -31,7 +38,13 @@ die() { printf '%s: ERROR: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }
 # shellcheck source=../kafka/lib.sh
 source "$ROOT/scripts/kafka/lib.sh"
 
+bench_require_time() {
+  "$BENCH_TIME" -f %M -o /dev/null true 2>/dev/null ||
+    die "GNU time not found at $BENCH_TIME (it measures peak memory; install the 'time' package or set BENCH_TIME)"
+}
+
 bench_start_kafka() {
+  bench_require_time
   JMX_PORT="$(kafka_pick_ports 1)"
   KAFKA_DIR="$DIR/kafka"
   KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-} -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
@@ -74,7 +87,7 @@ bench_wrap() { # bench_wrap <real binary> <wrapper path>
   mkdir -p "$(dirname "$2")"
   cat >"$2" <<WRAP
 #!/usr/bin/env bash
-"$1" "\$@"
+"$BENCH_TIME" -f %M -a -o "$DIR/rss-provider.log" "$1" "\$@"
 rc=\$?
 times >"$DIR/cpu-provider.log.\$\$" # not through a pipe: a pipeline's subshell has no children
 tail -1 "$DIR/cpu-provider.log.\$\$" >>"$DIR/cpu-provider.log" && rm -f "$DIR/cpu-provider.log.\$\$"
@@ -89,6 +102,7 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
   local t0 t1 total b0 b1
   request_counts >"$DIR/requests-before"
   : >"$DIR/cpu-provider.log"
+  : >"$DIR/rss-provider.log"
   b0="$(broker_cpu)"
   t0="$(date +%s.%N)"
   # `times` in the subshell (into a file, not a pipe): the CPU of terraform
@@ -96,7 +110,7 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
   (
     cd "$workdir"
     # errexit is off inside a subshell tested with ||: exit explicitly.
-    terraform "$@" -no-color >"$DIR/last.log" 2>&1 || exit
+    "$BENCH_TIME" -f %M -o "$DIR/rss-terraform.log" terraform "$@" -no-color >"$DIR/last.log" 2>&1 || exit
     times >"$DIR/cpu-terraform.log"
   ) || { tail -30 "$DIR/last.log" >&2; die "terraform $1 failed in $workdir (log: $DIR/last.log)"; }
   total="$(tail -1 "$DIR/cpu-terraform.log")"
@@ -107,7 +121,8 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
   b1="$(broker_cpu)"
   request_counts >"$DIR/requests-after"
   awk -v prefix="$prefix" -v t0="$t0" -v t1="$t1" -v broker="$(awk -v a="$b0" -v b="$b1" 'BEGIN { print b - a }')" \
-    -v total="$total" -v before="$DIR/requests-before" -v after="$DIR/requests-after" -v plog="$DIR/cpu-provider.log" '
+    -v total="$total" -v before="$DIR/requests-before" -v after="$DIR/requests-after" -v plog="$DIR/cpu-provider.log" \
+    -v rsst="$DIR/rss-terraform.log" -v rssp="$DIR/rss-provider.log" '
     function secs(s,   a, i, x, m, q) { # "0m1.230s 0m0.120s" -> 1.35
       x = 0; split(s, a, " ")
       for (i in a) { m = a[i]; sub(/s$/, "", m); split(m, q, "m"); x += q[1] * 60 + q[2] }
@@ -118,7 +133,10 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
       while ((getline line < after) > 0) { split(line, f, " "); d = f[2] - b[f[1]]; if (d > 0) { req += d; types = types f[1] "=" d " " } }
       prov = 0; while ((getline line < plog) > 0) prov += secs(line)
       tot = secs(total)
-      printf "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\n", prefix, t1 - t0, tot - prov, prov, broker, req, types
+      # GNU time appends "Command exited with non-zero status" lines: keep numbers only.
+      mt = 0; while ((getline line < rsst) > 0) if (line ~ /^[0-9]+$/ && line + 0 > mt) mt = line + 0
+      mp = 0; while ((getline line < rssp) > 0) if (line ~ /^[0-9]+$/ && line + 0 > mp) mp = line + 0
+      printf "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\t%.0f\t%.0f\n", prefix, t1 - t0, tot - prov, prov, broker, req, types, mt / 1024, mp / 1024
     }' | tee -a "$RESULTS" >&2
 }
 
