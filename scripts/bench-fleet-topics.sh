@@ -65,7 +65,10 @@ variable "operators" { type = number }
 variable "partitions" { type = number }
 variable "prefix" { type = string }
 locals {
-  keys = [for i in range(var.operators) : format("op%05d", i)]
+  # range() makes at most 1,024 values: counted in thousands.
+  keys = flatten([for hi in range(ceil(var.operators / 1000)) : [
+    for lo in range(min(1000, var.operators - hi * 1000)) : format("op%05d", hi * 1000 + lo)
+  ]])
   data = { for k in local.keys : k => {
     name               = "${var.prefix}-${k}-action-state"
     partitions         = var.partitions
