@@ -79,6 +79,8 @@ type Client struct {
 	startOffsets  *coalescer[map[int32]int64]
 	endOffsets    *coalescer[map[int32]int64]
 	committedEnds *coalescer[map[int32]int64]
+	// Every broker's own answer about a topic (broker_views.go).
+	brokerViews *coalescer[[]brokerAnswer]
 
 	// Creates: the coalescer, and each waiting create's settings by topic
 	// name (topic_create.go).
@@ -157,6 +159,8 @@ func New(cfg Config) (*Client, error) {
 	c.startOffsets = newOffsetsCoalescer(c, OpListStartOffsets, admin.ListStartOffsets)
 	c.endOffsets = newOffsetsCoalescer(c, OpListEndOffsets, admin.ListEndOffsets)
 	c.committedEnds = newOffsetsCoalescer(c, OpListCommittedEnd, admin.ListCommittedOffsets)
+	c.brokerViews = newCoalescer(c, OpDescribeTopic, c.askEveryBrokerAbout)
+	c.brokerViews.beforeSettle = true // settle itself asks it
 	c.creates = newCoalescer(c, OpCreateTopic, c.createTopics)
 	c.creates.maxBatch, c.creates.cost, c.creates.maxCost = maxCreateTopics, c.createRecords, maxCreateRecords
 	c.deletes = newCoalescer(c, OpDeleteTopic, c.deleteTopics)

@@ -56,12 +56,15 @@ type batchRequest[R any] func(ctx context.Context, topics []string) (answer func
 // coalescer merges concurrent single-topic reads of one kind. Disabled, it
 // sends every call on its own, in the caller's goroutine.
 type coalescer[R any] struct {
-	client   *Client
-	op       string // names the operation in errors, as OpError.Op
-	request  batchRequest[R]
-	enabled  bool
-	window   time.Duration
-	maxBatch int
+	client  *Client
+	op      string // names the operation in errors, as OpError.Op
+	request batchRequest[R]
+	enabled bool
+	// beforeSettle marks the reads that settle (topic.go) is made of:
+	// they cannot wait for it.
+	beforeSettle bool
+	window       time.Duration
+	maxBatch     int
 	// cost, when set, weighs a topic's part of a request and maxCost
 	// bounds a batch's total: a batch the next topic would take past it
 	// is sent first (coalescedCreates).
@@ -108,9 +111,11 @@ func newCoalescer[R any](c *Client, op string, request batchRequest[R]) *coalesc
 
 // do returns topic's answer, from a coalesced request when enabled.
 func (co *coalescer[R]) do(ctx context.Context, topic string) (R, error) {
-	if err := co.client.settle(ctx, topic); err != nil {
-		var zero R
-		return zero, err
+	if !co.beforeSettle {
+		if err := co.client.settle(ctx, topic); err != nil {
+			var zero R
+			return zero, err
+		}
 	}
 	if !co.enabled {
 		return co.alone(ctx, topic)

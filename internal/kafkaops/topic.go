@@ -150,42 +150,6 @@ func (c *Client) visibleEverywhere(ctx context.Context, name string) error {
 	return nil
 }
 
-// brokerAnswer is one broker's own Metadata answer for a topic.
-type brokerAnswer struct {
-	broker int32
-	detail kadm.TopicDetail
-}
-
-// askEveryBroker sends DescribeTopic's question about name to each broker
-// the cluster lists, one by one, and returns their answers by ascending
-// broker ID. A broker that does not answer fails the call: its silence is
-// no answer about the topic.
-func (c *Client) askEveryBroker(ctx context.Context, name string) ([]brokerAnswer, error) {
-	brokers, err := c.admin.ListBrokers(ctx)
-	if err != nil {
-		return nil, err
-	}
-	ids := brokers.NodeIDs()
-	slices.Sort(ids)
-	answers := make([]brokerAnswer, 0, len(ids))
-	for _, id := range ids {
-		req := kmsg.NewPtrMetadataRequest()
-		rt := kmsg.NewMetadataRequestTopic()
-		rt.Topic = kmsg.StringPtr(name)
-		req.Topics = append(req.Topics, rt)
-		req.IncludeTopicAuthorizedOperations = true // the same question DescribeTopic asks
-		resp, err := req.RequestWith(ctx, c.kgo.Broker(int(id)))
-		if err != nil {
-			return nil, fmt.Errorf("broker %d: %w", id, err)
-		}
-		if len(resp.Topics) != 1 {
-			return nil, fmt.Errorf("broker %d did not answer for the topic", id)
-		}
-		answers = append(answers, brokerAnswer{broker: id, detail: topicDetail(resp.Topics[0])})
-	}
-	return answers, nil
-}
-
 // topicDetail reads one topic of a Metadata response the way kadm.Metadata
 // does, so topicFromMetadata can judge a single broker's answer too.
 func topicDetail(t kmsg.MetadataResponseTopic) kadm.TopicDetail {

@@ -46,14 +46,7 @@ func (c *Client) confirmMissing(ctx context.Context, name string, notFound error
 // anyBrokerKnows asks every broker about name and returns the identity the
 // first one that knows it reports.
 func (c *Client) anyBrokerKnows(ctx context.Context, name string) (Topic, bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	release, err := c.acquire(ctx)
-	if err != nil {
-		return Topic{}, false, opErr(OpDescribeTopic, name, err)
-	}
-	defer release()
-	answers, err := c.askEveryBroker(ctx, name)
+	answers, err := c.askEveryBroker(ctx, name) // within the timeout and a slot, with other topics' questions
 	if err != nil {
 		return Topic{}, false, opErr(OpDescribeTopic, name, fmt.Errorf("a broker said the topic does not exist; asking every broker to confirm: %w", err))
 	}

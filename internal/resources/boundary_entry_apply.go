@@ -25,21 +25,8 @@ import (
 // REFUSED or NONE one only learns a control topic ID created in this
 // apply. It reports whether the protocol ran, successfully or not.
 func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, prior *boundaryEntry, diags *diag.Diagnostics) bool {
-	switch {
-	case unchanged(prior, *e), e.Status.ValueString() == statusRefused:
-		return false
-	case e.Status.ValueString() == statusNone:
-		if e.ControlTopicID.IsUnknown() {
-			e.ControlTopicID = types.StringNull()
-			if t, err := kafka.DescribeTopic(ctx, e.ControlTopic.ValueString()); err == nil {
-				e.ControlTopicID = types.StringValue(t.ID.String())
-			}
-		}
-		return false
-	case e.PlanJSON.IsNull():
-		// No plan, and the plan could not read the control topic (created
-		// in this apply): read it now. Nothing is deleted either way.
-		r.settleWithoutPlan(ctx, clients, kafka, e, prior, diags)
+	if !runsProtocol(prior, *e) {
+		r.settleReadOnly(ctx, clients, kafka, e, prior, diags)
 		return false
 	}
 	p, err := cleanupplan.Parse([]byte(e.PlanJSON.ValueString()))
@@ -85,6 +72,34 @@ func (r entryRules) applyEntry(ctx context.Context, clients *providerdata.Client
 		e.Partitions = tfconv.PartitionSummaries(p.Offsets, res.Target, res.Deleted, nil)
 	}
 	return true
+}
+
+// runsProtocol reports whether applying e runs the commit-then-delete
+// protocol (with a producer of its own), rather than at most reading what
+// its plan left unknown: it changed, was not refused at plan, and has a
+// plan to record.
+func runsProtocol(prior *boundaryEntry, e boundaryEntry) bool {
+	status := e.Status.ValueString()
+	return !unchanged(prior, e) && status != statusRefused && status != statusNone && !e.PlanJSON.IsNull()
+}
+
+// settleReadOnly fills in what the plan of an entry that records nothing
+// left unknown.
+func (r entryRules) settleReadOnly(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, prior *boundaryEntry, diags *diag.Diagnostics) {
+	switch {
+	case unchanged(prior, *e), e.Status.ValueString() == statusRefused:
+	case e.Status.ValueString() == statusNone:
+		if e.ControlTopicID.IsUnknown() {
+			e.ControlTopicID = types.StringNull()
+			if t, err := kafka.DescribeTopic(ctx, e.ControlTopic.ValueString()); err == nil {
+				e.ControlTopicID = types.StringValue(t.ID.String())
+			}
+		}
+	default:
+		// No plan, and the plan could not read the control topic (created
+		// in this apply): read it now. Nothing is deleted either way.
+		r.settleWithoutPlan(ctx, clients, kafka, e, prior, diags)
+	}
 }
 
 // failed records in e what a failed apply left: the plan COMMITTED when it

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -118,14 +119,30 @@ func (r *boundariesResource) applyAll(ctx context.Context, timeout time.Duration
 	done := make([]boundaryEntry, len(keys))
 	said := make([]diag.Diagnostics, len(keys))
 	protocol := make([]bool, len(keys))
-	eachEntry(len(keys), func(i int) {
-		done[i] = entries[keys[i]]
-		var before *boundaryEntry
-		if e, had := prior[keys[i]]; had {
-			before = &e
+	befores := make([]*boundaryEntry, len(keys))
+	var reads, writes []int
+	for i, key := range keys {
+		done[i] = entries[key]
+		if e, had := prior[key]; had {
+			befores[i] = &e
 		}
-		protocol[i] = plan.rules(keys[i]).applyEntry(ctx, r.clients, kafka, &done[i], before, &said[i])
-	})
+		if runsProtocol(befores[i], done[i]) {
+			writes = append(writes, i)
+		} else {
+			reads = append(reads, i)
+		}
+	}
+	apply := func(i int) {
+		protocol[i] = plan.rules(keys[i]).applyEntry(ctx, r.clients, kafka, &done[i], befores[i], &said[i])
+	}
+	// Entries that only read (a rollout's new operators, NONE) go all at
+	// once, in a few coalesced requests, beside the writes, which each
+	// hold a producer and go fleetConcurrency at a time: 10,000 new
+	// operators read 64 at a time took minutes.
+	var wg sync.WaitGroup
+	wg.Go(func() { eachEntryTogether(len(reads), func(j int) { apply(reads[j]) }) })
+	eachEntry(len(writes), func(j int) { apply(writes[j]) })
+	wg.Wait()
 	for i, key := range keys {
 		diags.Append(said[i]...)
 		entries[key] = done[i]
