@@ -25,6 +25,7 @@
 #   BENCH_PARALLELISM="50"       terraform -parallelism
 #   BENCH_SHAPES="kafka fleet floor-fleet floor-objects"   (kafka first: on a broker with nothing to clean up)
 #   BENCH_DIR=<dir>              scratch directory (default: a new one in /tmp)
+#   BENCH_KAFKA_HEAP_OPTS="-Xms1g -Xmx4g"   the broker JVM's heap
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

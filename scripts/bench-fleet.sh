@@ -28,6 +28,7 @@
 #   BENCH_RECORDS=40             records per partition
 #   BENCH_TOOL_SAMPLE=5          operators advanced by the tool loop (0: skip it)
 #   BENCH_DIR=<dir>              scratch directory (default: a new one in /tmp)
+#   BENCH_KAFKA_HEAP_OPTS="-Xms1g -Xmx4g"   the broker JVM's heap
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
