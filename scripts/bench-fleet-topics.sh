@@ -26,6 +26,7 @@
 #   BENCH_SHAPES="kafka fleet floor-fleet floor-objects"   (kafka first: on a broker with nothing to clean up)
 #   BENCH_DIR=<dir>              scratch directory (default: a new one in /tmp)
 #   BENCH_KAFKA_HEAP_OPTS="-Xms1g -Xmx4g"   the broker JVM's heap
+#   BENCH_KAFKA_NODES=1          Kafka nodes (more than one: scripts/kafka/start-cluster.sh; a broker needs a file per partition)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -141,7 +142,7 @@ for n in $OPERATORS; do
       rm -rf "$w/terraform.tfstate" "$w/terraform.tfstate.backup"
       bench_backend "$w" "$backend" "state/$prefix.tfstate"
       bench_init "$w"
-      args=(-parallelism="$PARALLELISM" -var "bootstrap_servers=[\"$BOOTSTRAP\"]" -var operators="$n" -var partitions="$PARTITIONS" -var prefix="$prefix")
+      args=(-parallelism="$PARALLELISM" -var "bootstrap_servers=[\"${BOOTSTRAP//,/\",\"}\"]" -var operators="$n" -var partitions="$PARTITIONS" -var prefix="$prefix")
       bench_measure "$shape	$n	$backend	rollout" "$w" apply -auto-approve -input=false "${args[@]}"
       bench_measure "$shape	$n	$backend	clean plan" "$w" plan -input=false -detailed-exitcode "${args[@]}" ||
         die "the plan after the rollout of $shape is not empty"

@@ -29,6 +29,7 @@
 #   BENCH_TOOL_SAMPLE=5          operators advanced by the tool loop (0: skip it)
 #   BENCH_DIR=<dir>              scratch directory (default: a new one in /tmp)
 #   BENCH_KAFKA_HEAP_OPTS="-Xms1g -Xmx4g"   the broker JVM's heap
+#   BENCH_KAFKA_NODES=1          Kafka nodes (more than one: scripts/kafka/start-cluster.sh; a broker needs a file per partition)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,7 +78,7 @@ configure() {
       dirs[op] = "s3://'"$BUCKET"'/ckpt/" + prefix + "/" + op;
     }
     console.log(JSON.stringify({
-      bootstrap_servers: [bootstrap], operator_count: +n, partitions: +parts, prefix,
+      bootstrap_servers: bootstrap.split(","), operator_count: +n, partitions: +parts, prefix,
       deletion_protection: false, checkpoint_dirs: dirs,
       checkpoint_storage: follow === "1" ? { s3_endpoint: s3, s3_region: "us-east-1", s3_path_style: true } : null,
     }, null, 1));

@@ -27,6 +27,7 @@
 #   BENCH_PARTITIONS=3               partitions of each action-state topic
 #   BENCH_DIR=<dir>                  scratch directory (default: a new one in /tmp)
 #   BENCH_KAFKA_HEAP_OPTS="-Xms1g -Xmx4g"   the broker JVM's heap
+#   BENCH_KAFKA_NODES=1          Kafka nodes (more than one: scripts/kafka/start-cluster.sh; a broker needs a file per partition)
 #   MONGEY_VERSION=v0.13.1           the Mongey provider's module version
 #   FLINKAGENTS_CPUPROFILE_DIR=<dir> CPU profiles of this provider's processes
 #

@@ -49,16 +49,35 @@ bench_start_kafka() {
   # operators' 60,000 partitions ran out of it (OutOfMemoryError) in the
   # first advance.
   export KAFKA_HEAP_OPTS="${BENCH_KAFKA_HEAP_OPTS:--Xms1g -Xmx4g}"
-  JMX_PORT="$(kafka_pick_ports 1)"
   KAFKA_DIR="$DIR/kafka"
-  KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-} -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
--Dcom.sun.management.jmxremote.port=$JMX_PORT -Dcom.sun.management.jmxremote.rmi.port=$JMX_PORT \
--Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false" \
-    "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
+  local nodes="${BENCH_KAFKA_NODES:-1}" i
+  [[ $nodes =~ ^[1-9]$ ]] || die "BENCH_KAFKA_NODES must be 1..9 (got '$nodes')"
+  if ((nodes == 1)); then
+    JMX_PORTS="$(kafka_pick_ports 1)"
+    KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-} $(jmx_opts "$JMX_PORTS")" "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
+  else
+    # A broker keeps a file open per partition, and a process here may
+    # open 20,000 files (the hard limit, which root cannot raise in this
+    # sandbox): 10,000 operators' 40,000 partitions need several brokers.
+    # Topics keep the module's replication factor (1), so the cluster's
+    # min.insync.replicas is 1 as on the single node.
+    JMX_PORTS="$(kafka_pick_ports "$nodes" | tr '\n' ' ')"
+    KAFKA_CLUSTER_SIZE="$nodes" KAFKA_JMX_PORTS="$JMX_PORTS" \
+      KAFKA_EXTRA_SERVER_PROPERTIES="min.insync.replicas=1${KAFKA_EXTRA_SERVER_PROPERTIES:+
+$KAFKA_EXTRA_SERVER_PROPERTIES}" "$ROOT/scripts/kafka/start-cluster.sh" "$KAFKA_DIR"
+  fi
   BOOTSTRAP="$(bash -c "source '$KAFKA_DIR/env.sh'; printf %s \"\$KAFKA_BOOTSTRAP_SERVERS\"")"
   [[ -n "$BOOTSTRAP" ]] || die "no PLAINTEXT bootstrap address in $KAFKA_DIR/env.sh"
-  BROKER_PID="$(cat "$KAFKA_DIR/node-1/kafka.pid")"
+  BROKER_PIDS=""
+  for ((i = 1; i <= nodes; i++)); do BROKER_PIDS+="$(cat "$KAFKA_DIR/node-$i/kafka.pid") "; done
   CLK_TCK="$(getconf CLK_TCK)"
+}
+
+# JMX on loopback at port, for request_counts.
+jmx_opts() {
+  printf '%s ' -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
+    "-Dcom.sun.management.jmxremote.port=$1" "-Dcom.sun.management.jmxremote.rmi.port=$1" \
+    -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false
 }
 
 bench_stop_kafka() { [[ -z ${KAFKA_DIR:-} ]] || "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }
@@ -68,15 +87,26 @@ bench_drop_topics() { # bench_drop_topics <prefix>: what a run left behind
     --topic "$1-.*" >/dev/null 2>&1 || true
 }
 
-# CPU seconds the broker JVM has used so far (it shares the machine).
-broker_cpu() { awk -v hz="$CLK_TCK" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$BROKER_PID/stat"; }
+# CPU seconds the broker JVMs have used so far (they share the machine).
+broker_cpu() {
+  local pid total=0
+  for pid in $BROKER_PIDS; do
+    total="$(awk -v hz="$CLK_TCK" -v t="$total" '{ printf "%.2f\n", t + ($14 + $15) / hz }' "/proc/$pid/stat")"
+  done
+  echo "$total"
+}
 
-# Requests the broker has received, by type, summed over versions. The
-# node's own KRaft traffic and connection handshakes are left out.
+# Requests the brokers have received, by type, summed over versions and
+# brokers. The nodes' own KRaft traffic and connection handshakes are left
+# out (with several nodes, replication of the internal topics between them
+# is not).
 request_counts() {
-  kafka_run_class org.apache.kafka.tools.JmxTool --one-time true --report-format properties \
-    --jmx-url "service:jmx:rmi:///jndi/rmi://127.0.0.1:$JMX_PORT/jmxrmi" \
-    --object-name 'kafka.network:type=RequestMetrics,name=RequestsPerSec,request=*,version=*' --attributes Count 2>/dev/null |
+  local port
+  for port in $JMX_PORTS; do
+    kafka_run_class org.apache.kafka.tools.JmxTool --one-time true --report-format properties \
+      --jmx-url "service:jmx:rmi:///jndi/rmi://127.0.0.1:$port/jmxrmi" \
+      --object-name 'kafka.network:type=RequestMetrics,name=RequestsPerSec,request=*,version=*' --attributes Count 2>/dev/null
+  done |
     awk -F'[=,:]' '/request=/ {
         for (i = 1; i <= NF; i++) if ($i == "request") t = $(i + 1)
         c[t] += $NF }

@@ -67,7 +67,7 @@ func run(o options) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	cl, err := kgo.NewClient(kgo.SeedBrokers(o.bootstrap), kgo.RecordPartitioner(kgo.ManualPartitioner()),
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(o.bootstrap, ",")...), kgo.RecordPartitioner(kgo.ManualPartitioner()),
 		kgo.ProducerLinger(5*time.Millisecond),
 		// Topics created a moment ago may not have a leader everywhere yet;
 		// the context bounds the wait.

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kadm"
@@ -34,7 +35,7 @@ func main() {
 }
 
 func run(bootstrap, prefix string, operators int, partitions int32) error {
-	cl, err := kgo.NewClient(kgo.SeedBrokers(bootstrap))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(strings.Split(bootstrap, ",")...))
 	if err != nil {
 		return err
 	}
