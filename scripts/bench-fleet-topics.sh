@@ -122,7 +122,7 @@ resource "terraform_data" "control" {
 EOF
 
 RESULTS="$DIR/results.tsv"
-printf 'shape\toperators\tbackend\tcommand\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\tpeak_rss_terraform_mb\tpeak_rss_provider_mb\n' >"$RESULTS"
+printf 'shape\toperators\tbackend\tcommand\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\tpeak_rss_core_mb\tpeak_rss_provider_mb\n' >"$RESULTS"
 
 run=0
 for n in $OPERATORS; do

@@ -157,7 +157,7 @@ boundaries() { # boundaries <operators>: every operator got its boundary
 }
 
 RESULTS="$DIR/results.tsv"
-printf 'operators\tpartitions\tbackend\tparallelism\tcommand\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\tpeak_rss_terraform_mb\tpeak_rss_provider_mb\n' >"$RESULTS"
+printf 'operators\tpartitions\tbackend\tparallelism\tcommand\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\tpeak_rss_core_mb\tpeak_rss_provider_mb\n' >"$RESULTS"
 STATES="$DIR/state-bytes.tsv"
 printf 'operators\tpartitions\tsample\tseconds_per_operator\textrapolated_fleet_s\n' >"$DIR/tool-loop.tsv"
 printf 'operators\tpartitions\tbackend\tparallelism\tstate_bytes_per_operator\tbytes_per_boundary\n' >"$STATES"

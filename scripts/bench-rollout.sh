@@ -202,7 +202,7 @@ output "topics" {
 EOF
 
 RESULTS="$DIR/results.tsv"
-printf 'provider\ttopics\tparallelism\tbackend\tcommand\trun\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\tpeak_rss_terraform_mb\tpeak_rss_provider_mb\n' >"$RESULTS"
+printf 'provider\ttopics\tparallelism\tbackend\tcommand\trun\twall_s\tcpu_core_s\tcpu_provider_s\tcpu_broker_s\trequests\tby_type\tpeak_rss_core_mb\tpeak_rss_provider_mb\n' >"$RESULTS"
 
 # measure <provider> <topics> <parallelism> <backend> <command> <run> <terraform args...>
 measure() {

@@ -24,12 +24,14 @@
 #   bench_measure ROW_PREFIX WORKDIR terraform-args...
 #                                  runs terraform in WORKDIR and appends to $RESULTS:
 #                                  ROW_PREFIX \t wall_s \t cpu_core_s \t cpu_provider_s \t cpu_broker_s \t requests \t by_type
-#                                  \t peak_rss_terraform_mb \t peak_rss_provider_mb
+#                                  \t peak_rss_core_mb \t peak_rss_provider_mb
 
-# Peak memory comes from GNU time's %M (the kernel's maxrss of a waited-for
-# process): the provider's is exact (it starts no children); terraform's is
-# the larger of its own and that of the providers it waited for, so it is
-# terraform core's own only where it exceeds the provider's.
+# Peak memory: the provider's from GNU time's %M (the kernel's maxrss of a
+# waited-for process; the provider starts no children), the largest of a
+# command's provider processes. Terraform core's cannot come from there
+# (its maxrss includes the providers it waited for): its own high-water
+# mark (VmHWM) is read from /proc five times a second while it runs, so a
+# peak in its last fifth of a second may be missed.
 BENCH_TIME="${BENCH_TIME:-/usr/bin/time}"
 
 log() { printf '%s: %s\n' "$BENCH_NAME" "$*" >&2; }
@@ -144,7 +146,19 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
   (
     cd "$workdir"
     # errexit is off inside a subshell tested with ||: exit explicitly.
-    "$BENCH_TIME" -f %M -o "$DIR/rss-terraform.log" terraform "$@" -no-color >"$DIR/last.log" 2>&1 || exit
+    terraform "$@" -no-color >"$DIR/last.log" 2>&1 &
+    local tf=$! key kb _ pause sampler rc=0
+    # Builtins only, so the sampling adds nothing to the CPU counted: the
+    # pause is a read that times out on a FIFO no one writes to.
+    rm -f "$DIR/pause" && mkfifo "$DIR/pause" && exec {pause}<>"$DIR/pause"
+    while :; do
+      while read -r key kb _; do [[ $key != VmHWM: ]] || echo "$kb"; done <"/proc/$tf/status" 2>/dev/null || true
+      read -rt 0.2 -u "$pause" _ || true
+    done >"$DIR/rss-terraform.log" &
+    sampler=$!
+    wait "$tf" || rc=$?
+    kill "$sampler" 2>/dev/null
+    ((rc == 0)) || exit "$rc"
     times >"$DIR/cpu-terraform.log"
   ) || { tail -30 "$DIR/last.log" >&2; die "terraform $1 failed in $workdir (log: $DIR/last.log)"; }
   total="$(tail -1 "$DIR/cpu-terraform.log")"
@@ -167,7 +181,7 @@ bench_measure() { # bench_measure <row prefix, tab-separated> <workdir> <terrafo
       while ((getline line < after) > 0) { split(line, f, " "); d = f[2] - b[f[1]]; if (d > 0) { req += d; types = types f[1] "=" d " " } }
       prov = 0; while ((getline line < plog) > 0) prov += secs(line)
       tot = secs(total)
-      # GNU time appends "Command exited with non-zero status" lines: keep numbers only.
+      # GNU time appends "Command exited with non-zero status" lines: numbers only.
       mt = 0; while ((getline line < rsst) > 0) if (line ~ /^[0-9]+$/ && line + 0 > mt) mt = line + 0
       mp = 0; while ((getline line < rssp) > 0) if (line ~ /^[0-9]+$/ && line + 0 > mp) mp = line + 0
       printf "%s\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%s\t%.0f\t%.0f\n", prefix, t1 - t0, tot - prov, prov, broker, req, types, mt / 1024, mp / 1024
