@@ -61,7 +61,10 @@ type coalescer[R any] struct {
 	request batchRequest[R]
 	enabled bool
 	// beforeSettle marks the reads that settle (topic.go) is made of:
-	// they cannot wait for it.
+	// they cannot wait for it, and they go without an in-flight slot, as
+	// settle always did: a caller may hold a slot while a read of its
+	// topic settles (request, acquire), and a slot taken inside could wait
+	// on itself.
 	beforeSettle bool
 	window       time.Duration
 	maxBatch     int
@@ -152,11 +155,13 @@ func (co *coalescer[R]) alone(ctx context.Context, topic string) (R, error) {
 func (co *coalescer[R]) send(ctx context.Context, topics []string) (func(string) (R, error), error) {
 	ctx, cancel := context.WithTimeout(ctx, co.client.cfg.Timeout)
 	defer cancel()
-	release, err := co.client.acquire(ctx)
-	if err != nil {
-		return nil, err
+	if !co.beforeSettle {
+		release, err := co.client.acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
 	}
-	defer release()
 	return co.request(ctx, topics)
 }
 

@@ -46,7 +46,16 @@ func (c *Client) confirmMissing(ctx context.Context, name string, notFound error
 // anyBrokerKnows asks every broker about name and returns the identity the
 // first one that knows it reports.
 func (c *Client) anyBrokerKnows(ctx context.Context, name string) (Topic, bool, error) {
-	answers, err := c.askEveryBroker(ctx, name) // within the timeout and a slot, with other topics' questions
+	if !c.cfg.Coalesce {
+		// Each question its own request: bounded by the in-flight slots
+		// like any other (coalesced, one batch is in flight at a time).
+		release, err := c.acquire(ctx)
+		if err != nil {
+			return Topic{}, false, opErr(OpDescribeTopic, name, err)
+		}
+		defer release()
+	}
+	answers, err := c.askEveryBroker(ctx, name) // within the timeout, with other topics' questions
 	if err != nil {
 		return Topic{}, false, opErr(OpDescribeTopic, name, fmt.Errorf("a broker said the topic does not exist; asking every broker to confirm: %w", err))
 	}
