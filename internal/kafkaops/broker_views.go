@@ -50,25 +50,11 @@ func (c *Client) askEveryBrokerAbout(ctx context.Context, names []string) (func(
 	ids := brokers.NodeIDs()
 	slices.Sort(ids)
 	byTopic := make(map[string][]brokerAnswer, len(names))
-	for _, id := range ids {
-		for chunk := range slices.Chunk(names, settleBatch) {
-			req := kmsg.NewPtrMetadataRequest()
-			for _, name := range chunk {
-				rt := kmsg.NewMetadataRequestTopic()
-				rt.Topic = kmsg.StringPtr(name)
-				req.Topics = append(req.Topics, rt)
-			}
-			req.IncludeTopicAuthorizedOperations = true // the same question DescribeTopic asks
-			resp, err := req.RequestWith(ctx, c.kgo.Broker(int(id)))
-			if err != nil {
-				return nil, fmt.Errorf("broker %d: %w", id, err)
-			}
-			for _, t := range resp.Topics {
-				if t.Topic != nil {
-					byTopic[*t.Topic] = append(byTopic[*t.Topic], brokerAnswer{broker: id, detail: topicDetail(t)})
-				}
-			}
-		}
+	err = c.askBrokers(ctx, ids, names, func(id int32, t kmsg.MetadataResponseTopic) {
+		byTopic[*t.Topic] = append(byTopic[*t.Topic], brokerAnswer{broker: id, detail: topicDetail(t)})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return func(name string) ([]brokerAnswer, error) {
 		answers := byTopic[name]
@@ -82,4 +68,31 @@ func (c *Client) askEveryBrokerAbout(ctx context.Context, names []string) (func(
 		}
 		return slices.Clone(answers), nil
 	}, nil
+}
+
+// askBrokers sends each broker of ids, in turn, DescribeTopic's question
+// about names (one Metadata request per settleBatch of them) and hands fn
+// every named topic a broker answered for, with the broker.
+func (c *Client) askBrokers(ctx context.Context, ids []int32, names []string, fn func(broker int32, t kmsg.MetadataResponseTopic)) error {
+	for _, id := range ids {
+		for chunk := range slices.Chunk(names, settleBatch) {
+			req := kmsg.NewPtrMetadataRequest()
+			for _, name := range chunk {
+				rt := kmsg.NewMetadataRequestTopic()
+				rt.Topic = kmsg.StringPtr(name)
+				req.Topics = append(req.Topics, rt)
+			}
+			req.IncludeTopicAuthorizedOperations = true // the same question DescribeTopic asks
+			resp, err := req.RequestWith(ctx, c.kgo.Broker(int(id)))
+			if err != nil {
+				return fmt.Errorf("broker %d: %w", id, err)
+			}
+			for _, t := range resp.Topics {
+				if t.Topic != nil {
+					fn(id, t)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -57,24 +57,13 @@ func (c *Client) shownEverywhere(ctx context.Context, names []string) (map[strin
 		return nil, err
 	}
 	seen := map[string]int{}
-	for _, id := range brokers {
-		for chunk := range slices.Chunk(names, settleBatch) {
-			req := kmsg.NewPtrMetadataRequest()
-			for _, name := range chunk {
-				rt := kmsg.NewMetadataRequestTopic()
-				rt.Topic = kmsg.StringPtr(name)
-				req.Topics = append(req.Topics, rt)
-			}
-			resp, err := req.RequestWith(ctx, c.kgo.Broker(int(id)))
-			if err != nil {
-				return nil, err
-			}
-			for _, t := range resp.Topics {
-				if t.Topic != nil && kerr.ErrorForCode(t.ErrorCode) == nil && led(t) {
-					seen[*t.Topic]++
-				}
-			}
+	err = c.askBrokers(ctx, brokers, names, func(_ int32, t kmsg.MetadataResponseTopic) {
+		if kerr.ErrorForCode(t.ErrorCode) == nil && led(t) {
+			seen[*t.Topic]++
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	shown := make(map[string]bool, len(seen))
 	for name, n := range seen {
