@@ -56,7 +56,7 @@ bench_start_kafka() {
   [[ $nodes =~ ^[1-9]$ ]] || die "BENCH_KAFKA_NODES must be 1..9 (got '$nodes')"
   if ((nodes == 1)); then
     JMX_PORTS="$(kafka_pick_ports 1)"
-    KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-} $(jmx_opts "$JMX_PORTS")" "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
+    KAFKA_JVM_OPTS="${KAFKA_JVM_OPTS:-} $(kafka_jmx_opts "$JMX_PORTS" | tr '\n' ' ')" "$ROOT/scripts/kafka/start-single.sh" "$KAFKA_DIR"
   else
     # A broker keeps a file open per partition, and a process here may
     # open 20,000 files (the hard limit, which root cannot raise in this
@@ -73,13 +73,6 @@ $KAFKA_EXTRA_SERVER_PROPERTIES}" "$ROOT/scripts/kafka/start-cluster.sh" "$KAFKA_
   BROKER_PIDS=""
   for ((i = 1; i <= nodes; i++)); do BROKER_PIDS+="$(cat "$KAFKA_DIR/node-$i/kafka.pid") "; done
   CLK_TCK="$(getconf CLK_TCK)"
-}
-
-# JMX on loopback at port, for request_counts.
-jmx_opts() {
-  printf '%s ' -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
-    "-Dcom.sun.management.jmxremote.port=$1" "-Dcom.sun.management.jmxremote.rmi.port=$1" \
-    -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false
 }
 
 bench_stop_kafka() { [[ -z ${KAFKA_DIR:-} ]] || "$ROOT/scripts/kafka/stop.sh" "$KAFKA_DIR" >/dev/null 2>&1 || true; }

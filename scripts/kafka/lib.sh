@@ -185,6 +185,14 @@ kafka_pid_alive() {
   tr '\0' ' ' <"/proc/$pid/cmdline" | grep -F -- "$wd/" >/dev/null || return 1
 }
 
+# kafka_jmx_opts <port>: JVM options, one per line, for JMX on 127.0.0.1 at
+# port with no authentication (the benchmarks' request counters).
+kafka_jmx_opts() {
+  printf '%s\n' -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
+    "-Dcom.sun.management.jmxremote.port=$1" "-Dcom.sun.management.jmxremote.rmi.port=$1" \
+    -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false
+}
+
 kafka_node_pid() { [[ -f "$1/node-$2/kafka.pid" ]] && cat "$1/node-$2/kafka.pid" || true; }
 
 kafka_node_ids() {

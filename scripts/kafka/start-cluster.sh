@@ -123,9 +123,7 @@ PROPS
     if [[ -n ${KAFKA_JMX_PORTS:-} ]]; then
       read -ra jmx <<<"$KAFKA_JMX_PORTS"
       [[ -n ${jmx[i - 1]:-} ]] || kafka_die "KAFKA_JMX_PORTS names ${#jmx[@]} ports for $N nodes"
-      printf '%s\n' -Djava.rmi.server.hostname=127.0.0.1 -Dcom.sun.management.jmxremote.host=127.0.0.1 \
-        "-Dcom.sun.management.jmxremote.port=${jmx[i - 1]}" "-Dcom.sun.management.jmxremote.rmi.port=${jmx[i - 1]}" \
-        -Dcom.sun.management.jmxremote.authenticate=false -Dcom.sun.management.jmxremote.ssl=false >"$ND/jvm.options"
+      kafka_jmx_opts "${jmx[i - 1]}" >"$ND/jvm.options"
     fi
   done
 
