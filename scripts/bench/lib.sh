@@ -84,11 +84,9 @@ bench_drop_topics() { # bench_drop_topics <prefix>: what a run left behind
 
 # CPU seconds the broker JVMs have used so far (they share the machine).
 broker_cpu() {
-  local pid total=0
-  for pid in $BROKER_PIDS; do
-    total="$(awk -v hz="$CLK_TCK" -v t="$total" '{ printf "%.2f\n", t + ($14 + $15) / hz }' "/proc/$pid/stat")"
-  done
-  echo "$total"
+  local pid stats=()
+  for pid in $BROKER_PIDS; do stats+=("/proc/$pid/stat"); done
+  awk -v hz="$CLK_TCK" '{ t += ($14 + $15) / hz } END { printf "%.2f\n", t }' "${stats[@]}"
 }
 
 # Requests the brokers have received, by type, summed over versions and
