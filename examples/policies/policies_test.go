@@ -4,7 +4,6 @@
 package policies_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -232,9 +231,7 @@ func testFleetTopicsPolicies(t *testing.T, providers string) {
 
 	allowed(t, "creating the fleet", deny(t, w.plan(fleet(both)), nil))
 	w.apply(fleet(both))
-	if err := e.Admin.AlterTopicConfigs(context.Background(), payments, map[string]string{"retention.ms": "3600000"}, nil); err != nil {
-		t.Fatal(err)
-	}
+	e.SetTopicConfigs(payments, map[string]string{"retention.ms": "3600000"})
 	restore := w.plan(fleet(both))
 	allowed(t, "restoring retention.ms=-1 on one entry", deny(t, restore, nil))
 
@@ -294,9 +291,7 @@ resource "flinkagents_cleanup_control_topic" "orders" {
 	w.apply(topics(control))
 
 	// Drift: someone shortened retention out of band. Restoring -1 is allowed.
-	if err := e.Admin.AlterTopicConfigs(context.Background(), data, map[string]string{"retention.ms": "3600000"}, nil); err != nil {
-		t.Fatal(err)
-	}
+	e.SetTopicConfigs(data, map[string]string{"retention.ms": "3600000"})
 	restore := w.plan(topics(control))
 	if got := change(t, restore, dataAddr)["before"].(map[string]any)["retention_ms"]; got != "3600000" {
 		t.Fatalf("the drift did not reach the plan: before.retention_ms = %v", got)

@@ -67,9 +67,7 @@ resource "flinkagents_action_state_topic" "orders" {
 			{
 				// The topic it manages becomes a control topic behind its back.
 				PreConfig: func() {
-					if err := e.Admin.AlterTopicConfigs(context.Background(), managed, map[string]string{"cleanup.policy": "compact"}, nil); err != nil {
-						t.Fatal(err)
-					}
+					e.SetTopicConfigs(managed, map[string]string{"cleanup.policy": "compact"})
 					controlRecords(t, e, managed, e.Name("orders"))
 				},
 				Config: config(managed), PlanOnly: true, ExpectError: refused,

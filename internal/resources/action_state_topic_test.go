@@ -69,9 +69,7 @@ func TestActionStateTopicLifecycle(t *testing.T) {
 				// Drift on an enforced setting and on a managed key plans an
 				// in-place update that restores both.
 				PreConfig: func() {
-					if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"cleanup.policy": "compact", "min.cleanable.dirty.ratio": "0.9"}, nil); err != nil {
-						t.Fatal(err)
-					}
+					e.SetTopicConfigs(name, map[string]string{"cleanup.policy": "compact", "min.cleanable.dirty.ratio": "0.9"})
 				},
 				Config: actionStateTopicConfig(e, name, 6, true, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -91,9 +89,7 @@ func TestActionStateTopicLifecycle(t *testing.T) {
 			{
 				// Unmanaged keys set by someone else never show as drift.
 				PreConfig: func() {
-					if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"max.message.bytes": "2097152"}, nil); err != nil {
-						t.Fatal(err)
-					}
+					e.SetTopicConfigs(name, map[string]string{"max.message.bytes": "2097152"})
 				},
 				Config:             actionStateTopicConfig(e, name, 6, true, ""),
 				PlanOnly:           true,

@@ -97,12 +97,8 @@ func TestActionStateTopicsLifecycle(t *testing.T) {
 				// Drift on one topic of one entry is restored in place; the
 				// other topics are not written.
 				PreConfig: func() {
-					if err := e.Admin.AlterTopicConfigs(context.Background(), payments, map[string]string{"retention.ms": "1000"}, nil); err != nil {
-						t.Fatal(err)
-					}
-					if err := e.Admin.AlterTopicConfigs(context.Background(), orders+"-control", map[string]string{"cleanup.policy": "compact,delete"}, nil); err != nil {
-						t.Fatal(err)
-					}
+					e.SetTopicConfigs(payments, map[string]string{"retention.ms": "1000"})
+					e.SetTopicConfigs(orders+"-control", map[string]string{"cleanup.policy": "compact,delete"})
 				},
 				Config: fleetTopics(e, true, two),
 				ConfigPlanChecks: resource.ConfigPlanChecks{

@@ -22,9 +22,7 @@ import (
 func TestCleanupBoundaryControlTopicMinInSyncAboveReplicas(t *testing.T) {
 	b := newBoundaryEnv(t, 2, 10)
 	ctx := context.Background()
-	if err := b.Admin.AlterTopicConfigs(ctx, b.control, map[string]string{"min.insync.replicas": "2"}, nil); err != nil {
-		t.Fatal(err)
-	}
+	b.SetTopicConfigs(b.control, map[string]string{"min.insync.replicas": "2"})
 	plan := b.plan(t, "file:/checkpoints/orders/chk-7", func(int32) int64 { return 4 })
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
@@ -42,9 +40,7 @@ func TestCleanupBoundaryControlTopicMinInSyncAboveReplicas(t *testing.T) {
 					if ends, err := b.Admin.EndOffsets(ctx, b.control); err != nil || ends[0] != 0 {
 						t.Fatalf("control topic end offsets %v (%v), want nothing written", ends, err)
 					}
-					if err := b.Admin.AlterTopicConfigs(ctx, b.control, map[string]string{"min.insync.replicas": "1"}, nil); err != nil {
-						t.Fatal(err)
-					}
+					b.SetTopicConfigs(b.control, map[string]string{"min.insync.replicas": "1"})
 				},
 				Config: b.config(plan),
 				ConfigStateChecks: []statecheck.StateCheck{

@@ -63,9 +63,7 @@ func TestCleanupControlTopicLifecycle(t *testing.T) {
 			{
 				// Someone adds delete to the policy: the next plan restores compact.
 				PreConfig: func() {
-					if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"cleanup.policy": "compact,delete"}, nil); err != nil {
-						t.Fatal(err)
-					}
+					e.SetTopicConfigs(name, map[string]string{"cleanup.policy": "compact,delete"})
 				},
 				Config: controlTopicConfig(e, name, true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

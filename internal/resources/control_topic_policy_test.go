@@ -32,9 +32,13 @@ func TestCleanupControlTopicPolicyIsRestoredExactly(t *testing.T) {
 		want := plancheck.ResourceActionUpdate
 		steps = append(steps, resource.TestStep{
 			PreConfig: func() {
-				if err := e.Admin.AlterTopicConfigs(context.Background(), name, map[string]string{"cleanup.policy": policy}, nil); err != nil {
-					t.Fatal(err)
-				}
+				// "delete" first, so that the broker's view of policy always
+				// differs from the one before and SetTopicConfigs can tell a
+				// stored value from a lagging one (reading "compact" from a
+				// broker that had not yet applied "compact,delete" once made
+				// this step expect no change).
+				e.SetTopicConfigs(name, map[string]string{"cleanup.policy": "delete"})
+				e.SetTopicConfigs(name, map[string]string{"cleanup.policy": policy})
 				if stored := e.TopicConfig(name, "cleanup.policy"); stored == "compact" {
 					t.Logf("the broker stored cleanup.policy %q as %q: nothing for the runtime to refuse", policy, stored)
 					want = plancheck.ResourceActionNoop
