@@ -72,6 +72,8 @@ type Client struct {
 	// Topics this client created whose first read has not yet waited for
 	// every broker to see them (settle, topic.go).
 	unsettled sync.Map
+	// Every topic this client created (CreatedHere).
+	created sync.Map
 
 	// Coalescers of the per-topic reads (coalesce.go).
 	topics        *coalescer[Topic]

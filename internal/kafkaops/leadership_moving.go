@@ -84,3 +84,18 @@ func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), parti
 		}
 	}
 }
+
+// LeadersNotReady reports whether err says only that a topic's partition
+// leaders are not answering yet: a leadership error, or the operation's
+// own timeout (not ctx's: the caller's context is still live) ending while
+// it waited for them. A topic created moments ago on brokers busy making
+// many logs answers so for longer than one operation's timeout (a rollout
+// of 1,000 operators x 64 partitions on five nodes: over 30 s). A read
+// that gets it may be repeated; nothing else should be, since a write
+// that timed out may have landed.
+func LeadersNotReady(ctx context.Context, err error) bool {
+	if leadershipMoving(err) {
+		return true
+	}
+	return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)
+}

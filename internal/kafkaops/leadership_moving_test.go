@@ -3,6 +3,7 @@ package kafkaops_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -105,5 +106,45 @@ func produceTo(t *testing.T, c *cluster, topic string, partitions int32, n int) 
 	}
 	if err := cl.ProduceSync(context.Background(), recs...).FirstErr(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLeadersNotReady: what a read of a topic created moments ago may wait
+// out (a leader not answering, the operation's own timeout while the
+// caller's context lives) against what it must report (another error, or
+// the caller's own deadline).
+func TestLeadersNotReady(t *testing.T) {
+	live := context.Background()
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	opTimeout := fmt.Errorf("list start offsets on topic %q: %w", "orders", context.DeadlineExceeded)
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want bool
+	}{
+		{"not leader", live, &kafkaops.OpError{Op: "list start offsets", Topic: "orders", Err: kerr.NotLeaderForPartition}, true},
+		{"leader not available", live, kerr.LeaderNotAvailable, true},
+		{"the operation's timeout", live, opTimeout, true},
+		{"the caller's deadline", ended, opTimeout, false},
+		{"denied", live, kerr.TopicAuthorizationFailed, false},
+		{"missing", live, kafkaops.ErrTopicNotFound, false},
+	} {
+		if got := kafkaops.LeadersNotReady(c.ctx, c.err); got != c.want {
+			t.Errorf("%s: LeadersNotReady(%v) = %v, want %v", c.name, c.err, got, c.want)
+		}
+	}
+}
+
+// TestCreatedHere: a client knows the topics it created, and only those.
+func TestCreatedHere(t *testing.T) {
+	c := newCluster(t, 1)
+	k := c.clientWithTimeout(t, 10*time.Second)
+	if _, err := k.CreateTopic(context.Background(), "orders-cleanup-control", 1, 1, map[string]string{"cleanup.policy": "compact"}); err != nil {
+		t.Fatal(err)
+	}
+	if !k.CreatedHere("orders-cleanup-control") || k.CreatedHere(c.topics[0]) {
+		t.Errorf("CreatedHere: created %v, there before %v; want true, false", k.CreatedHere("orders-cleanup-control"), k.CreatedHere(c.topics[0]))
 	}
 }

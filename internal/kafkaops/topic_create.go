@@ -48,6 +48,7 @@ func (c *Client) CreateTopic(ctx context.Context, name string, partitions int32,
 		return Created{}, err
 	}
 	c.unsettled.Store(name, time.Now())
+	c.created.Store(name, true)
 	if created, ok := createdFromResponse(resp, configs); ok {
 		return created, nil
 	}
@@ -218,4 +219,14 @@ func createdFromResponse(resp kadm.CreateTopicResponse, requested map[string]str
 		t.Partitions = append(t.Partitions, p)
 	}
 	return Created{Topic: t, Configs: cfg}, true
+}
+
+// CreatedHere reports whether this client created topic name: in the
+// provider, whether this Terraform command (one provider process) did. A
+// topic created moments ago may still have partitions whose leaders do not
+// answer yet (LeadersNotReady), which callers may wait out; a topic that
+// was there before is not waited for.
+func (c *Client) CreatedHere(name string) bool {
+	_, ok := c.created.Load(name)
+	return ok
 }

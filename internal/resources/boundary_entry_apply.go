@@ -150,7 +150,7 @@ func (r entryRules) settleWithoutPlan(ctx context.Context, clients *providerdata
 	if enabledUnknown {
 		e.CleanupEnabled = types.BoolValue(latched(prior))
 	}
-	log, described, err := cleanup.HistoryAndTopic(ctx, kafka, control)
+	log, described, err := historyOfNewTopic(ctx, kafka, control)
 	switch {
 	case errors.Is(err, kafkaops.ErrTopicNotFound):
 		return

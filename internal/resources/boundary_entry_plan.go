@@ -283,7 +283,7 @@ func (pl *entryPlanning) lookup(ctx context.Context, clients *providerdata.Clien
 		later()
 		return
 	}
-	log, described, err := cleanup.HistoryAndTopic(ctx, kafka, control)
+	log, described, err := historyOfNewTopic(ctx, kafka, control)
 	switch {
 	case errors.Is(err, kafkaops.ErrTopicNotFound) && wasNone:
 		none(pl.prior.ControlTopicID, false)
