@@ -259,17 +259,17 @@ func fleetEntryPath(key string) path.Path { return path.Root("operators").AtMapK
 
 // fleetEntriesOf decodes operators; a null or unknown map holds none.
 func fleetEntriesOf(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]fleetEntry {
-	entries := map[string]fleetEntry{}
 	if m.IsNull() || m.IsUnknown() {
-		return entries
+		return map[string]fleetEntry{}
 	}
-	diags.Append(m.ElementsAs(ctx, &entries, false)...)
+	entries, d := tfconv.StructMap[fleetEntry](ctx, m)
+	diags.Append(d...)
 	return entries
 }
 
 // fleetEntriesValue encodes entries as operators.
 func fleetEntriesValue(ctx context.Context, entries map[string]fleetEntry, diags *diag.Diagnostics) types.Map {
-	v, d := types.MapValueFrom(ctx, fleetEntryType(), entries)
+	v, d := tfconv.MapOfStructs(ctx, fleetEntryType(), entries)
 	diags.Append(d...)
 	return v
 }

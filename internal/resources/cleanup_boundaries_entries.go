@@ -9,6 +9,7 @@ import (
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/diagnostics"
 	"github.com/actionstate/terraform-provider-flinkagents/internal/fanout"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/tfconv"
 )
 
 // The entries of flinkagents_cleanup_boundaries: converting the map, naming
@@ -16,17 +17,17 @@ import (
 
 // entriesOf reads a known boundaries map; a null map has no entries.
 func entriesOf(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]boundaryEntry {
-	entries := map[string]boundaryEntry{}
 	if m.IsNull() || m.IsUnknown() {
-		return entries
+		return map[string]boundaryEntry{}
 	}
-	diags.Append(m.ElementsAs(ctx, &entries, false)...)
+	entries, d := tfconv.StructMap[boundaryEntry](ctx, m)
+	diags.Append(d...)
 	return entries
 }
 
 // entriesValue is the boundaries map holding entries.
 func entriesValue(ctx context.Context, entries map[string]boundaryEntry, diags *diag.Diagnostics) types.Map {
-	v, d := types.MapValueFrom(ctx, boundaryEntryType, entries)
+	v, d := tfconv.MapOfStructs(ctx, boundaryEntryType, entries)
 	diags.Append(d...)
 	return v
 }
