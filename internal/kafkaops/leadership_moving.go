@@ -85,16 +85,23 @@ func untilLeadersSettle[R any](ctx context.Context, req func() (R, error), parti
 	}
 }
 
-// LeadersNotReady reports whether err says only that a topic's partition
-// leaders are not answering yet: a leadership error, or the operation's
-// own timeout (not ctx's: the caller's context is still live) ending while
-// it waited for them. A topic created moments ago on brokers busy making
-// many logs answers so for longer than one operation's timeout (a rollout
-// of 1,000 operators x 64 partitions on five nodes: over 30 s). A read
-// that gets it may be repeated; nothing else should be, since a write
-// that timed out may have landed.
+// LeadersNotReady reports whether err says only that a topic's partitions
+// are not served yet: a leadership error, a leader answering that it does
+// not host the partition (UNKNOWN_TOPIC_OR_PARTITION on a partition, or on
+// the topic's configs, while the metadata shows the topic: the broker has
+// not made its log yet), or the operation's own timeout (not ctx's: the
+// caller's context is still live) ending while it waited for them. A topic
+// created moments ago on brokers busy making many logs answers so for
+// longer than one operation's timeout (a rollout of 1,000 operators x 64
+// partitions on five nodes: minutes). A topic missing from the metadata
+// (ErrTopicNotFound) is not "not ready". Only a read of a topic known to
+// be new should be repeated on it: on an old topic it is an outage, and a
+// write that timed out may have landed.
 func LeadersNotReady(ctx context.Context, err error) bool {
-	if leadershipMoving(err) {
+	switch {
+	case err == nil, errors.Is(err, ErrTopicNotFound):
+		return false
+	case leadershipMoving(err), errors.Is(err, kerr.UnknownTopicOrPartition):
 		return true
 	}
 	return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded)

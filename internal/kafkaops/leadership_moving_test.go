@@ -129,7 +129,8 @@ func TestLeadersNotReady(t *testing.T) {
 		{"the operation's timeout", live, opTimeout, true},
 		{"the caller's deadline", ended, opTimeout, false},
 		{"denied", live, kerr.TopicAuthorizationFailed, false},
-		{"missing", live, kafkaops.ErrTopicNotFound, false},
+		{"missing", live, fmt.Errorf("describe topic: %w", errors.Join(kafkaops.ErrTopicNotFound, kerr.UnknownTopicOrPartition)), false},
+		{"a partition not hosted yet", live, &kafkaops.OpError{Op: "list start offsets", Topic: "orders", Err: kerr.UnknownTopicOrPartition}, true},
 	} {
 		if got := kafkaops.LeadersNotReady(c.ctx, c.err); got != c.want {
 			t.Errorf("%s: LeadersNotReady(%v) = %v, want %v", c.name, c.err, got, c.want)

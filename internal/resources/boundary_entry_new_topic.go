@@ -17,7 +17,9 @@ import (
 // many new logs leave a new partition without an answering leader for
 // longer than one operation's timeout: a rollout of 1,000 operators x 64
 // partitions on five nodes had 985 boundaries warn "list start offsets:
-// context deadline exceeded" or NOT_LEADER_FOR_PARTITION. So a control
+// context deadline exceeded" or NOT_LEADER_FOR_PARTITION, and, waiting for
+// those, 3 still met UNKNOWN_TOPIC_OR_PARTITION from a leader that had not
+// made the partition yet (kafkaops.LeadersNotReady). So a control
 // topic this provider process created is read again while its leader is
 // not answering, up to newTopicLeaderWithin; a topic that was there before
 // is read once, as always (a leaderless partition there is an outage to

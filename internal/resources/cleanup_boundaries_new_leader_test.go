@@ -18,14 +18,25 @@ import (
 // TestAccCleanupBoundariesNewControlTopicWaitsForItsLeader: at a rollout,
 // the boundary of a new operator reads the control topic the same apply
 // created. Brokers still making many new logs answer NOT_LEADER_FOR_PARTITION
-// for it for longer than one operation's timeout (here the provider's
-// timeout is 1 s and the new topic's offsets are refused about 5 s); the
+// for it, or UNKNOWN_TOPIC_OR_PARTITION from a leader that has not made
+// the partition yet, for longer than one operation's timeout (here the
+// provider's timeout is 1 s and the new topic is refused about 5 s); the
 // entry waits for its leader and ends NONE, as on a quiet cluster, instead
 // of REFUSED with a warning until the next apply.
 func TestAccCleanupBoundariesNewControlTopicWaitsForItsLeader(t *testing.T) {
+	for name, fault := range map[string]kfake.Fault{
+		"offsets, not leader":     {Keys: []kmsg.Key{kmsg.ListOffsets}, Err: kerr.NotLeaderForPartition},
+		"offsets, not hosted yet": {Keys: []kmsg.Key{kmsg.ListOffsets}, Err: kerr.UnknownTopicOrPartition},
+	} {
+		t.Run(name, func(t *testing.T) { testNewControlTopicWaitsForItsLeader(t, fault) })
+	}
+}
+
+func testNewControlTopicWaitsForItsLeader(t *testing.T, fault kfake.Fault) {
 	e := acctest.NewInProcess(t)
 	control, data := e.Name("orders-cleanup-control"), e.Name("orders-action-state")
-	leaderless := e.Cluster.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.ListOffsets}, Topic: control, Err: kerr.NotLeaderForPartition, Count: 20})
+	fault.Topic, fault.Count = control, 20
+	leaderless := e.Cluster.Fault(fault)
 	config := fmt.Sprintf(`
 provider "flinkagents" {
   bootstrap_servers = [%s]
