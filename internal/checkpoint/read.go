@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Result is what ReadRecoveryMarkers found.
@@ -27,7 +28,35 @@ type Result struct {
 // (bare map) markers are returned with Legacy set; rejecting them is the
 // caller's decision.
 func ReadRecoveryMarkers(ctx context.Context, st Storage, path string, sel Selector) (*Result, error) {
-	loc, md, err := loadMetadata(ctx, st, path)
+	loc, err := resolve(ctx, st, path)
+	if err != nil {
+		return nil, err
+	}
+	return readMarkersAt(ctx, st, loc, sel)
+}
+
+// ReadPointMarkers is ReadRecoveryMarkers for a point FindRecoveryPoints
+// listed: its listing already found the directory and the _metadata in it,
+// so the read goes straight to the file instead of asking the store again
+// whether the path is a directory and holds one (on an object store that is
+// three requests per point, a HEAD and a LIST and a HEAD: for a fleet of
+// 1,000 jobs with two retained points each, 6,000 of a plan's 11,000). A
+// point Flink removed since the listing fails with ErrNotFound, as through
+// ReadRecoveryMarkers.
+func ReadPointMarkers(ctx context.Context, st Storage, p RecoveryPoint, sel Selector) (*Result, error) {
+	dir, err := normalizePath(p.Path)
+	if err != nil {
+		return nil, err
+	}
+	if dir = strings.TrimRight(dir, "/"); dir == "" {
+		dir = "/"
+	}
+	return readMarkersAt(ctx, st, location{metadataPath: joinPath(dir, metadataFileName), dir: dir}, sel)
+}
+
+// readMarkersAt reads the recovery markers from the _metadata at loc.
+func readMarkersAt(ctx context.Context, st Storage, loc location, sel Selector) (*Result, error) {
+	md, err := loadMetadataAt(ctx, st, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -72,18 +101,24 @@ func loadMetadata(ctx context.Context, st Storage, path string) (location, *Meta
 	if err != nil {
 		return location{}, nil, err
 	}
+	md, err := loadMetadataAt(ctx, st, loc)
+	return loc, md, err
+}
+
+// loadMetadataAt reads and parses the _metadata at loc.
+func loadMetadataAt(ctx context.Context, st Storage, loc location) (*Metadata, error) {
 	b, err := st.ReadFile(ctx, loc.metadataPath)
 	if err != nil {
 		if notFound(err) {
-			return location{}, nil, fmt.Errorf("%w: %s: %v", ErrNotFound, loc.metadataPath, err)
+			return nil, fmt.Errorf("%w: %s: %v", ErrNotFound, loc.metadataPath, err)
 		}
-		return location{}, nil, fmt.Errorf("read %s: %w", loc.metadataPath, err)
+		return nil, fmt.Errorf("read %s: %w", loc.metadataPath, err)
 	}
 	md, err := ParseMetadata(b)
 	if err != nil {
-		return location{}, nil, nameFile(err, loc.metadataPath)
+		return nil, nameFile(err, loc.metadataPath)
 	}
-	return loc, md, nil
+	return md, nil
 }
 
 // nameFile adds the file name to parser errors.

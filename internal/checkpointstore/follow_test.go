@@ -31,6 +31,18 @@ func testFollow(t *testing.T, be *backend) {
 	upload("follow/job/chk-10", 10, 100)
 	upload(savepoint, 6, 60)
 
+	// What following costs the store: a listing of each directory and of
+	// each point in it (does it hold a _metadata?), then one read per
+	// point; the listing's answer is not asked again before the read.
+	before := r.Stats().Requests
+	if _, _, err := recoveryplan.FromDirs(context.Background(), r, be.uri("follow/job"), be.uri("follow/savepoints"),
+		recoveryplan.Follow{}, checkpoint.Selector{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Stats().Requests - before; got != 2+3+3 {
+		t.Errorf("following two directories of 3 points took %d store requests, want 8 (2 + 3 listings, 3 reads)", got)
+	}
+
 	for _, tc := range []struct {
 		nth  int
 		want string

@@ -44,7 +44,7 @@ func FromPath(ctx context.Context, st checkpoint.Storage, path string, sel check
 // its name promises (then Result is empty). When only the plan cannot be
 // derived, Result.Read still says what was read.
 func FromPoint(ctx context.Context, st checkpoint.Storage, p checkpoint.RecoveryPoint, sel checkpoint.Selector) (Result, error) {
-	read, err := checkpoint.ReadRecoveryMarkers(ctx, st, p.Path, sel)
+	read, err := checkpoint.ReadPointMarkers(ctx, st, p, sel)
 	if err != nil {
 		return Result{}, err
 	}
