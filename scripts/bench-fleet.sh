@@ -174,6 +174,10 @@ for n in $OPERATORS; do
         args=(-input=false -parallelism="$par")
         configure "$backend" "$n" "$parts" "$prefix" 0
         bench_measure "$row	rollout" "$DIR/fleet" apply -auto-approve "${args[@]}"
+        # A new operator's boundary held at its rollout (its new control topic
+        # unreadable) is recorded by the next apply, but says the rollout
+        # did not go cleanly: count them.
+        log "rollout: $(grep -c '^Warning: Boundary .* Held' "$DIR/last.log" || true) boundaries held (log: $DIR/last.log)"
         configure "$backend" "$n" "$parts" "$prefix" 1
         points "$prefix" "$n" 1
         bench_measure "$row	advance-1" "$DIR/fleet" apply -auto-approve "${args[@]}"
