@@ -32,10 +32,11 @@ import (
 // ranged reads in parallel (checkpointstore's Concurrency). 16 read 1,000
 // jobs on S3 no faster than 8 on two cores (8-11 s against 7-11 s inside a
 // plan): there the CPU is the limit. At 10,000 jobs the round trips are:
-// a job is a listing and a stat and a read per retained point, about six
-// in turn, so 8 at a time is some 7,500 round trips one after another
+// a job was a listing and a stat and a read per retained point, about six
+// in turn, so 8 at a time was some 7,500 round trips one after another
 // (over 6 minutes on the S3 emulator, whose listings slow down with the
-// bucket; at 30 ms a round trip, close to 4 on a cloud store). A job's
+// bucket; at 30 ms a round trip, close to 4 on a cloud store). (A listed
+// point is now read without the stat: checkpoint.ReadPointMarkers.) A job's
 // read holds one _metadata at a time, so 32 cost little memory.
 const jobsReadAtOnce = 32
 
