@@ -95,16 +95,6 @@ func readMarkersAt(ctx context.Context, st Storage, loc location, sel Selector) 
 	return res, nil
 }
 
-// loadMetadata resolves path and parses its _metadata.
-func loadMetadata(ctx context.Context, st Storage, path string) (location, *Metadata, error) {
-	loc, err := resolve(ctx, st, path)
-	if err != nil {
-		return location{}, nil, err
-	}
-	md, err := loadMetadataAt(ctx, st, loc)
-	return loc, md, err
-}
-
 // loadMetadataAt reads and parses the _metadata at loc.
 func loadMetadataAt(ctx context.Context, st Storage, loc location) (*Metadata, error) {
 	b, err := st.ReadFile(ctx, loc.metadataPath)
