@@ -96,16 +96,22 @@ func resolve(ctx context.Context, st Storage, pointer string) (location, error) 
 	if !fi.IsDir {
 		return location{metadataPath: p, dir: parentDir(p)}, nil
 	}
+	loc := dirLocation(p)
+	if _, err := st.Stat(ctx, loc.metadataPath); err != nil {
+		if notFound(err) {
+			return location{}, fmt.Errorf("%w: %s (point at a completed chk-N or savepoint directory, not the job directory)", ErrMissingMetadata, loc.dir)
+		}
+		return location{}, fmt.Errorf("checkpoint path %s: %w", loc.metadataPath, err)
+	}
+	return loc, nil
+}
+
+// dirLocation is the location of the point directory p (a normalized
+// path): its _metadata, and itself as the exclusive dir.
+func dirLocation(p string) location {
 	dir := strings.TrimRight(p, "/")
 	if dir == "" {
 		dir = "/"
 	}
-	mp := joinPath(dir, metadataFileName)
-	if _, err := st.Stat(ctx, mp); err != nil {
-		if notFound(err) {
-			return location{}, fmt.Errorf("%w: %s (point at a completed chk-N or savepoint directory, not the job directory)", ErrMissingMetadata, dir)
-		}
-		return location{}, fmt.Errorf("checkpoint path %s: %w", mp, err)
-	}
-	return location{metadataPath: mp, dir: dir}, nil
+	return location{metadataPath: joinPath(dir, metadataFileName), dir: dir}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Result is what ReadRecoveryMarkers found.
@@ -48,10 +47,7 @@ func ReadPointMarkers(ctx context.Context, st Storage, p RecoveryPoint, sel Sele
 	if err != nil {
 		return nil, err
 	}
-	if dir = strings.TrimRight(dir, "/"); dir == "" {
-		dir = "/"
-	}
-	return readMarkersAt(ctx, st, location{metadataPath: joinPath(dir, metadataFileName), dir: dir}, sel)
+	return readMarkersAt(ctx, st, dirLocation(dir), sel)
 }
 
 // readMarkersAt reads the recovery markers from the _metadata at loc.
