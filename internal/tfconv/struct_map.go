@@ -27,10 +27,11 @@ import (
 // StructMap is m.ElementsAs(ctx, &out, false) for a map of objects and a
 // struct element type T.
 func StructMap[T any](ctx context.Context, m types.Map) (map[string]T, diag.Diagnostics) {
-	out := make(map[string]T, len(m.Elements()))
+	elems := m.Elements() // a copy of the map, made once
+	out := make(map[string]T, len(elems))
 	if !m.IsNull() && !m.IsUnknown() {
 		ok := true
-		for k, v := range m.Elements() {
+		for k, v := range elems {
 			var t T
 			if !decodeInto(v, reflect.ValueOf(&t).Elem()) {
 				ok = false
