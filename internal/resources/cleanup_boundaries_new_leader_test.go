@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -37,39 +34,10 @@ func testNewControlTopicWaitsForItsLeader(t *testing.T, fault kfake.Fault) {
 	control, data := e.Name("orders-cleanup-control"), e.Name("orders-action-state")
 	fault.Topic, fault.Count = control, 20
 	leaderless := e.Cluster.Fault(fault)
-	config := fmt.Sprintf(`
-provider "flinkagents" {
-  bootstrap_servers = [%s]
-  timeout           = "1s"
-}
-
-resource "flinkagents_cleanup_control_topic" "orders" {
-  name                = %q
-  deletion_protection = false
-}
-
-resource "flinkagents_cleanup_boundaries" "fleet" {
-  boundaries = {
-    "orders" = {
-      control_topic      = flinkagents_cleanup_control_topic.orders.name
-      action_state_topic = %q
-    }
-  }
-}
-`, e.BrokersHCL(), control, data)
+	provider := fmt.Sprintf("provider \"flinkagents\" {\n  bootstrap_servers = [%s]\n  timeout           = \"1s\"\n}\n", e.BrokersHCL())
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.Factories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply:             []plancheck.PlanCheck{plancheck.ExpectUnknownValue(fleetAddr, entryAttr("orders", "status"))},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("NONE")),
-				statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "control_topic_id"), knownvalue.NotNull()),
-			},
-		}},
+		Steps:                    []resource.TestStep{newOperatorRollout(provider, control, data)},
 	})
 	if hits := leaderless.Hits(); hits != 20 {
 		t.Errorf("the new control topic's offsets were refused %d times, want all 20 (the entry read it until its leader answered)", hits)

@@ -23,8 +23,19 @@ import (
 // and the next plan is empty.
 func TestAccCleanupBoundariesNoPlanControlTopicCreatedInTheSameApply(t *testing.T) {
 	f := newFleetEnv(t)
-	control, data := f.Name("orders-cleanup-control"), f.Name("orders-action-state")
-	config := f.Provider() + fmt.Sprintf(`
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.Factories,
+		Steps:                    []resource.TestStep{newOperatorRollout(f.Provider(), f.Name("orders-cleanup-control"), f.Name("orders-action-state"))},
+	})
+}
+
+// newOperatorRollout is the apply that rolls out operator "orders" with no
+// plan: its control topic (named control) created by the same apply, its
+// boundary planned with an unknown status and ending NONE, with the new
+// topic's ID, and the next plan empty. provider is the provider block.
+func newOperatorRollout(provider, control, data string) resource.TestStep {
+	return resource.TestStep{
+		Config: provider + fmt.Sprintf(`
 resource "flinkagents_cleanup_control_topic" "orders" {
   name                = %q
   deletion_protection = false
@@ -38,26 +49,21 @@ resource "flinkagents_cleanup_boundaries" "fleet" {
     }
   }
 }
-`, control, data)
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.Factories,
-		Steps: []resource.TestStep{{
-			Config: config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectUnknownValue(fleetAddr, entryAttr("orders", "status")),
-					plancheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "plan_json"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "records_to_delete"), knownvalue.Int64Exact(0)),
-				},
-				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+`, control, data),
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(fleetAddr, entryAttr("orders", "status")),
+				plancheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "plan_json"), knownvalue.Null()),
+				plancheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "records_to_delete"), knownvalue.Int64Exact(0)),
 			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("NONE")),
-				statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "control_topic_id"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "cleanup_enabled"), knownvalue.Bool(false)),
-			},
-		}},
-	})
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "status"), knownvalue.StringExact("NONE")),
+			statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "control_topic_id"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue(fleetAddr, entryAttr("orders", "cleanup_enabled"), knownvalue.Bool(false)),
+		},
+	}
 }
 
 // TestAccCleanupBoundariesNoPlanUnreadableAtApply: an operator with no plan
