@@ -1,5 +1,11 @@
 package main
 
+import (
+	"strings"
+
+	"github.com/actionstate/terraform-provider-flinkagents/internal/provider"
+)
+
 // Terraform discards a provider's log lines unless TF_LOG or
 // TF_LOG_PROVIDER asks for them, but terraform-plugin-log leaves the
 // SDK's and the provider's loggers at TRACE when their own variables are
@@ -10,9 +16,19 @@ package main
 // loggingVariables are the levels terraform-plugin-log reads; each is set
 // to OFF only when nothing would display its output.
 var loggingVariables = []string{"TF_LOG_SDK", "TF_LOG_SDK_PROTO", "TF_LOG_SDK_FRAMEWORK", "TF_LOG_PROVIDER",
+	// This provider's own logger (every tflog call of this code): its
+	// level is read from TF_LOG_PROVIDER_<type>, not from TF_LOG_PROVIDER,
+	// and left unset it logged at TRACE; a fleet's apply wrote and
+	// Terraform dropped several JSON lines per operator.
+	providerLoggerVariable,
 	// The provider's franz-go subsystem (internal/provider/kgo_logger.go):
 	// unset, it logged at TRACE too, and franz-go formats every line.
-	"TF_LOG_PROVIDER_FLINKAGENTS_KAFKA"}
+	providerLoggerVariable + "_KAFKA"}
+
+// providerLoggerVariable is the variable terraform-plugin-go's server
+// reads the provider logger's level from: TF_LOG_PROVIDER_ and the
+// provider's type from its address, upper-cased, dashes as underscores.
+var providerLoggerVariable = "TF_LOG_PROVIDER_" + strings.ToUpper(strings.ReplaceAll(provider.TypeName, "-", "_"))
 
 // quietUnlessLogging turns the plugin's loggers off when Terraform would
 // discard their lines; any logging variable set by the user wins.
