@@ -104,6 +104,12 @@ type Client struct {
 	controlReads   *coalescer[*kmsg.FetchResponseTopicPartition]
 	controlFetches sync.Map
 
+	// The client every control-topic transaction goes through, made at
+	// the first (control_txn.go).
+	txnOnce sync.Once
+	txnCl   *kgo.Client
+	txnErr  error
+
 	// The live brokers, as LiveBrokers last read them (brokers.go).
 	brokersMu     sync.Mutex
 	brokers       []int32
@@ -174,6 +180,10 @@ func New(cfg Config) (*Client, error) {
 // Close releases the connections.
 func (c *Client) Close() {
 	c.kgo.Close()
+	c.txnOnce.Do(func() {}) // no transaction client made after this
+	if c.txnCl != nil {
+		c.txnCl.Close()
+	}
 }
 
 // Timeout is the per-operation bound from Config.

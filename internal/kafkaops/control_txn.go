@@ -2,13 +2,20 @@ package kafkaops
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
+	"net"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
+	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // ErrFenced: another applier with the same transactional ID (the same
@@ -62,13 +69,66 @@ type ControlTxn interface {
 // errTxnGivenUp is Again's answer for a producer that was given up.
 var errTxnGivenUp = errors.New("the control-topic producer was given up after a failed append or commit")
 
+// controlTxn is a transactional producer spoken in raw requests over the
+// provider's shared transaction client (txnClient), not a kgo producer of
+// its own: a kgo client per control topic cost every operator of a fleet
+// three connections (each a TLS handshake and a SASL exchange on a secured
+// cluster) and five more requests than the transaction needs
+// (BENCHMARKS.md, "Fleet cleanup"). The fencing is Kafka's and unchanged:
+// the producer registers its control topic's transactional ID
+// (InitProducerId), which bumps the ID's epoch and so fences every earlier
+// registration, and every later request carries the epoch it got.
+//
+// It speaks the transaction protocol every Kafka release from 3.6 on
+// accepts from a client (partitions added with AddPartitionsToTxn, the
+// epoch kept across transactions; txnVersions caps the requests below the
+// versions that change that), and a transaction holds the records of one
+// partition, 0 of its control topic.
 type controlTxn struct {
 	c      *Client
-	cl     *kgo.Client
+	cl     *kgo.Client // the shared transaction client
 	topic  string
+	txnID  string
+	pid    int64
+	epoch  int16
+	seq    int32   // the next record's sequence number on the partition
+	leader int32   // the partition's leader as last described
 	id     TopicID // the topic's ID when the transaction began
+	added  bool    // the partition was added to the open transaction
 	last   int64   // offset of the last appended record, -1 when none
-	closed bool    // cl was closed to give up on an unanswered append
+	closed bool    // given up: a failed or unanswered append or commit
+}
+
+// txnVersions caps the transaction's requests at the versions of the
+// classic protocol (KIP-890's second part starts at Produce 12 and EndTxn
+// 5: partitions added implicitly and the epoch bumped by every commit),
+// so one code path serves Kafka 3.6 to 4.x alike. Produce 11 is also the
+// last version that names topics rather than giving their IDs.
+func txnVersions() *kversion.Versions {
+	v := kversion.Stable()
+	v.SetMaxKeyVersion(int16(kmsg.Produce), 11)
+	v.SetMaxKeyVersion(int16(kmsg.EndTxn), 4)
+	return v
+}
+
+// txnClient is the client every control-topic transaction of this process
+// goes through: its connections, once made, carry the registrations,
+// appends and commits of every operator of a fleet.
+func (c *Client) txnClient() (*kgo.Client, error) {
+	c.txnOnce.Do(func() {
+		c.txnCl, c.txnErr = kgo.NewClient(append(slices.Clone(c.opts),
+			kgo.MaxVersions(txnVersions()),
+			// kgo rewrites a raw Produce's acks to the client's.
+			kgo.RequiredAcks(kgo.AllISRAcks()),
+			// The client metrics it would push (KIP-714) say nothing the
+			// provider's own client does not.
+			kgo.DisableClientMetrics(),
+		)...)
+	})
+	if c.txnCl == nil && c.txnErr == nil {
+		return nil, errors.New("the Kafka client was closed")
+	}
+	return c.txnCl, c.txnErr
 }
 
 // BeginControlTxn starts a transaction, first registering with the
@@ -86,48 +146,76 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	if err != nil {
 		return nil, err
 	}
-	opts := append(slices.Clone(c.opts),
-		kgo.TransactionalID(TransactionalID(topic)),
-		// The coordinator's clock starts at the first append, and an
-		// append is followed at once by the commit: seconds are ample.
-		// While a transaction is open the partition's last stable offset
-		// stays behind it, so a Java-tool apply started then cannot see its
-		// own COMMITTED on re-read (and reports APPLIED without deleting);
-		// an applier killed mid-way holds that window open until this
-		// timeout, not Kafka's 60 s default.
-		kgo.TransactionTimeout(ControlTxnTimeout),
-		// Like the Java tool's batches: uncompressed, so every reader of
-		// the control topic decodes it without a compression codec.
-		kgo.ProducerBatchCompression(kgo.NoCompression()),
-		kgo.RequiredAcks(kgo.AllISRAcks()),
-		kgo.ProduceRequestTimeout(c.cfg.Timeout),
-		kgo.RecordPartitioner(kgo.ManualPartitioner()),
-		// A producer lives for one apply: the client metrics it would
-		// push (KIP-714) are two more requests per operator of a fleet
-		// and say nothing the provider's own client does not.
-		kgo.DisableClientMetrics(),
-	)
-	cl, err := kgo.NewClient(opts...)
+	cl, err := c.txnClient()
 	if err != nil {
 		return nil, opErr(OpBeginControlTxn, topic, err)
 	}
-	if _, _, err := cl.ProducerID(ctx); err != nil {
-		cl.Close()
+	t := &controlTxn{c: c, cl: cl, topic: topic, txnID: TransactionalID(topic), id: described.ID, last: -1, leader: leaderOf(described)}
+	if err := t.register(ctx); err != nil {
 		if errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, context.DeadlineExceeded) {
 			// The usual cause on small clusters: __transaction_state cannot
 			// be created because its replication factor (default 3)
 			// exceeds the brokers.
 			err = fmt.Errorf("%w (the transaction coordinator did not become available: check that the brokers can host __transaction_state, "+
 				"i.e. transaction.state.log.replication.factor and transaction.state.log.min.isr are at most the number of brokers, "+
-				"and that the principal may WRITE and DESCRIBE transactional ID %q)", err, TransactionalID(topic))
+				"and that the principal may WRITE and DESCRIBE transactional ID %q)", err, t.txnID)
 		}
 		return nil, opErr(OpBeginControlTxn, topic, fencedOr(err))
 	}
-	if err := cl.BeginTransaction(); err != nil {
-		cl.Close()
-		return nil, opErr(OpBeginControlTxn, topic, err)
+	return t, nil
+}
+
+// leaderOf is the control partition's leader in t, -1 when it has none.
+func leaderOf(t Topic) int32 {
+	if l, ok := t.Leaders[controlPartition]; ok {
+		return l
 	}
-	return &controlTxn{c: c, cl: cl, topic: topic, id: described.ID, last: -1}, nil
+	return -1
+}
+
+// register asks the coordinator for the transactional ID's producer ID and
+// a new epoch. CONCURRENT_TRANSACTIONS means the coordinator is still
+// ending a transaction of the ID (an earlier applier's, being aborted by
+// this very registration): asked again until it is done.
+func (t *controlTxn) register(ctx context.Context) error {
+	req := kmsg.NewPtrInitProducerIDRequest()
+	req.TransactionalID = &t.txnID
+	req.TransactionTimeoutMillis = int32(ControlTxnTimeout / time.Millisecond)
+	req.ProducerID, req.ProducerEpoch = -1, -1
+	return t.untilSettled(ctx, func() error {
+		resp, err := t.cl.Request(ctx, req)
+		if err != nil {
+			return err
+		}
+		r := resp.(*kmsg.InitProducerIDResponse)
+		if err := kerr.ErrorForCode(r.ErrorCode); err != nil {
+			return err
+		}
+		t.pid, t.epoch, t.seq = r.ProducerID, r.ProducerEpoch, 0
+		return nil
+	})
+}
+
+// untilSettled runs do again, after a growing pause, while it fails with
+// an error Kafka means to be retried (the coordinator busy ending a
+// transaction or loading; a leader moving), until ctx ends.
+func (t *controlTxn) untilSettled(ctx context.Context, do func() error) error {
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		err := do()
+		if err == nil || !retriableTxnErr(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (last answer: %v)", ctx.Err(), err)
+		case <-time.After(wait):
+		}
+	}
+}
+
+func retriableTxnErr(err error) bool {
+	return errors.Is(err, kerr.ConcurrentTransactions) || errors.Is(err, kerr.CoordinatorLoadInProgress) ||
+		errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, kerr.NotCoordinator)
 }
 
 func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
@@ -138,32 +226,197 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 	caller := ctx
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
-	rec := &kgo.Record{Topic: t.topic, Partition: controlPartition, Key: key, Value: value}
-	var produceErr error
-	done := make(chan struct{})
-	t.cl.Produce(ctx, rec, func(_ *kgo.Record, err error) { produceErr = err; close(done) })
-	select {
-	case <-done:
-		if produceErr != nil {
-			return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fencedOr(produceErr)))
+	if !t.added {
+		if err := t.addPartition(ctx); err != nil {
+			t.closed = true
+			return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fencedOr(err)))
 		}
-	case <-ctx.Done():
-		// franz-go never fails an idempotent batch that was sent and not
-		// answered, whatever the context says (failing it could reorder
-		// sequence numbers): with the broker gone, the append would wait
-		// for it forever. Closing the client fails it. The transaction
-		// stays open on the coordinator until ControlTxnTimeout aborts it,
-		// so nothing this append wrote becomes visible.
-		// A leader that keeps answering NOT_ENOUGH_REPLICAS ends here too:
-		// franz-go retries it until the context ends.
-		t.close()
-		<-done
+		t.added = true
+	}
+	offset, err := t.produce(ctx, key, value)
+	switch {
+	case err == nil:
+		t.last = offset
+		t.seq++
+		return nil
+	case ctx.Err() != nil:
+		// Unanswered, or answered with errors to retry until the time
+		// ran out (a leader answering NOT_ENOUGH_REPLICAS ends here):
+		// given up. The transaction stays open on the coordinator until
+		// ControlTxnTimeout aborts it, so nothing this append may have
+		// written becomes visible.
+		t.closed = true
+		waited := waitErr(ctx, start)
+		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			waited = fmt.Errorf("%w; its last answer: %v", waited, err)
+		}
 		return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fmt.Errorf(
 			"no acknowledgement from the control partition's leader (%w); the transaction was abandoned and the coordinator aborts it within %s, so nothing was recorded",
-			waitErr(ctx, start), ControlTxnTimeout)))
+			waited, ControlTxnTimeout)))
+	default:
+		t.closed = true
+		return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fencedOr(err)))
 	}
-	t.last = rec.Offset
-	return nil
+}
+
+// addPartition adds the control partition to the open transaction, as the
+// coordinator must know it before the partition takes the transaction's
+// records (and before it writes the commit's marker there).
+func (t *controlTxn) addPartition(ctx context.Context) error {
+	req := kmsg.NewPtrAddPartitionsToTxnRequest()
+	req.TransactionalID, req.ProducerID, req.ProducerEpoch = t.txnID, t.pid, t.epoch
+	rt := kmsg.NewAddPartitionsToTxnRequestTopic()
+	rt.Topic, rt.Partitions = t.topic, []int32{controlPartition}
+	req.Topics = append(req.Topics, rt)
+	return t.untilSettled(ctx, func() error {
+		resp, err := t.cl.Request(ctx, req)
+		if err != nil {
+			return err
+		}
+		r := resp.(*kmsg.AddPartitionsToTxnResponse)
+		if err := kerr.ErrorForCode(r.ErrorCode); err != nil {
+			return err
+		}
+		for _, rt := range r.Topics {
+			for _, rp := range rt.Partitions {
+				if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+					return err
+				}
+			}
+		}
+		for _, tx := range r.Transactions { // a v4+ answer, should a broker give one
+			for _, rt := range tx.Topics {
+				for _, rp := range rt.Partitions {
+					if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// produce writes one record to the control partition's leader and returns
+// its offset. An answer Kafka means to be retried (the leader moved, too
+// few in-sync replicas for now) sends the same batch again, with the same
+// sequence number, to the partition's leader as described anew: the
+// idempotent producer's sequence makes a batch the broker already took
+// count once. It returns when ctx ends with the last error seen.
+func (t *controlTxn) produce(ctx context.Context, key, value []byte) (int64, error) {
+	req := kmsg.NewPtrProduceRequest()
+	req.TransactionID = &t.txnID
+	req.Acks = -1
+	req.TimeoutMillis = int32(t.c.cfg.Timeout / time.Millisecond)
+	rt := kmsg.NewProduceRequestTopic()
+	rt.Topic = t.topic
+	rp := kmsg.NewProduceRequestTopicPartition()
+	rp.Partition = controlPartition
+	rp.Records = transactionalBatch(t.pid, t.epoch, t.seq, time.Now(), key, value)
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	var last error = errors.New("the control partition has no leader")
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		if t.leader >= 0 {
+			offset, err := t.produceTo(ctx, req)
+			if err == nil || !kerr.IsRetriable(err) && !isConnectionErr(err) {
+				return offset, err
+			}
+			last = err
+		}
+		if ctx.Err() != nil {
+			return -1, last
+		}
+		select {
+		case <-ctx.Done():
+			return -1, last
+		case <-time.After(wait):
+		}
+		now, err := t.c.DescribeTopic(ctx, t.topic)
+		switch {
+		case errors.Is(err, ErrTopicNotFound):
+			return -1, fmt.Errorf("%w: the control topic was deleted while its record was being appended (its leader answered %v)", ErrTopicReplaced, last)
+		case err == nil && !t.id.IsZero() && now.ID != t.id:
+			return -1, fmt.Errorf("%w: the control topic had ID %s when the transaction began and has ID %s now", ErrTopicReplaced, t.id, now.ID)
+		case err == nil:
+			t.leader = leaderOf(now)
+		}
+	}
+}
+
+// produceTo sends req to the partition's leader as last described.
+func (t *controlTxn) produceTo(ctx context.Context, req *kmsg.ProduceRequest) (int64, error) {
+	resp, err := t.cl.Broker(int(t.leader)).Request(ctx, req)
+	if err != nil {
+		return -1, err
+	}
+	for _, rt := range resp.(*kmsg.ProduceResponse).Topics {
+		for _, rp := range rt.Partitions {
+			if rp.Partition != controlPartition {
+				continue
+			}
+			if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
+				return -1, err
+			}
+			return rp.BaseOffset, nil
+		}
+	}
+	return -1, errors.New("the leader's answer did not include the control partition")
+}
+
+// isConnectionErr: the request may not have reached the broker, or its
+// answer was lost; sending the same batch again is safe (its sequence).
+func isConnectionErr(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE)
+}
+
+// transactionalBatch is one record as a transactional, uncompressed
+// record batch (magic 2), like the Java tool's: every reader of the
+// control topic decodes it without a compression codec.
+func transactionalBatch(pid int64, epoch int16, seq int32, at time.Time, key, value []byte) []byte {
+	rec := appendRecord(nil, key, value)
+	b := kmsg.RecordBatch{
+		PartitionLeaderEpoch: -1,
+		Magic:                2,
+		Attributes:           0x10, // transactional, CreateTime, no compression
+		FirstTimestamp:       at.UnixMilli(),
+		MaxTimestamp:         at.UnixMilli(),
+		ProducerID:           pid,
+		ProducerEpoch:        epoch,
+		FirstSequence:        seq,
+		NumRecords:           1,
+		Records:              rec,
+	}
+	raw := b.AppendTo(nil)
+	// Length counts what follows it; the CRC-32C covers the attributes on.
+	binary.BigEndian.PutUint32(raw[8:12], uint32(len(raw)-12))
+	binary.BigEndian.PutUint32(raw[17:21], crc32.Checksum(raw[21:], crc32.MakeTable(crc32.Castagnoli)))
+	return raw
+}
+
+// appendRecord appends one record of a v2 batch: its length, attributes,
+// timestamp and offset deltas (0: the batch's only record), key, value
+// and no headers. A nil key is written as null (-1).
+func appendRecord(dst, key, value []byte) []byte {
+	var body []byte
+	body = append(body, 0)              // attributes
+	body = binary.AppendVarint(body, 0) // timestamp delta
+	body = binary.AppendVarint(body, 0) // offset delta
+	body = appendVarbytes(body, key)    // key
+	body = appendVarbytes(body, value)  // value
+	body = binary.AppendVarint(body, 0) // headers
+	dst = binary.AppendVarint(dst, int64(len(body)))
+	return append(dst, body...)
+}
+
+func appendVarbytes(dst, b []byte) []byte {
+	if b == nil {
+		return binary.AppendVarint(dst, -1)
+	}
+	dst = binary.AppendVarint(dst, int64(len(b)))
+	return append(dst, b...)
 }
 
 // Again: see ControlTxn.
@@ -177,23 +430,25 @@ func (t *controlTxn) Again(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := t.cl.BeginTransaction(); err != nil {
-		return opErr(OpBeginControlTxn, t.topic, err)
-	}
-	t.id, t.last = described.ID, -1
+	t.id, t.last, t.added, t.leader = described.ID, -1, false, leaderOf(described)
 	return nil
 }
 
-// Close: see ControlTxn.
-func (t *controlTxn) Close() { t.close() }
+// Close: see ControlTxn. The connections are the shared client's; an open
+// transaction is left to the coordinator (ControlTxnTimeout).
+func (t *controlTxn) Close() { t.closed = true }
 
-// close releases the transactional client once; a failed Commit or Abort
-// closes it too, as does an unanswered Append.
-func (t *controlTxn) close() {
-	if !t.closed {
-		t.closed = true
-		t.cl.Close()
-	}
+// endTxn ends the open transaction, committing or aborting it.
+func (t *controlTxn) endTxn(ctx context.Context, commit bool) error {
+	req := kmsg.NewPtrEndTxnRequest()
+	req.TransactionalID, req.ProducerID, req.ProducerEpoch, req.Commit = t.txnID, t.pid, t.epoch, commit
+	return t.untilSettled(ctx, func() error {
+		resp, err := t.cl.Request(ctx, req)
+		if err != nil {
+			return err
+		}
+		return kerr.ErrorForCode(resp.(*kmsg.EndTxnResponse).ErrorCode)
+	})
 }
 
 // Commit waits for the partition's last stable offset to pass the records
@@ -212,10 +467,14 @@ func (t *controlTxn) Commit(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
-	if err := t.cl.EndTransaction(ctx, kgo.TryCommit); err != nil {
-		t.close()
+	if !t.added {
+		return nil // nothing was appended: nothing to commit
+	}
+	if err := t.endTxn(ctx, true); err != nil {
+		t.closed = true
 		return opErr(OpCommitControlTxn, t.topic, fencedOr(err))
 	}
+	t.added = false
 	if t.last < 0 {
 		return nil
 	}
@@ -263,15 +522,23 @@ func (t *controlTxn) Abort(ctx context.Context) {
 	if t.closed {
 		return // the coordinator aborts it on its own (ControlTxnTimeout)
 	}
+	if !t.added {
+		return
+	}
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
-	if err := t.cl.EndTransaction(ctx, kgo.TryAbort); err != nil {
-		t.close()
+	if err := t.endTxn(ctx, false); err != nil {
+		t.closed = true
+		return
 	}
+	t.added = false
 }
 
+// fencedOr says ErrFenced for the answers a registration replaced by a
+// newer one gets: its epoch is stale, or its producer ID was given to the
+// transactional ID anew.
 func fencedOr(err error) error {
-	if errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch) {
+	if errors.Is(err, kerr.ProducerFenced) || errors.Is(err, kerr.InvalidProducerEpoch) || errors.Is(err, kerr.InvalidProducerIDMapping) {
 		return errors.Join(ErrFenced, err)
 	}
 	return err

@@ -90,7 +90,7 @@ func topicFromMetadata(md kadm.Metadata, name string) (Topic, error) {
 
 // settle makes the first request about a topic this client created wait
 // until every broker's metadata shows it (coalescer.do and request call it
-// for every per-topic request, BeginControlTxn for its own client): the
+// for every per-topic request, BeginControlTxn before registering): the
 // request may go to any broker, and a
 // broker that has not caught up answers UNKNOWN_TOPIC_OR_PARTITION for a
 // topic that exists (seen on a three-node Apache Kafka 4.4 cluster, and on
