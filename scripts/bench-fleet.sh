@@ -30,6 +30,8 @@
 #   BENCH_DIR=<dir>              scratch directory (default: a new one in /tmp)
 #   BENCH_KAFKA_HEAP_OPTS="-Xms1g -Xmx4g"   the broker JVM's heap
 #   BENCH_KAFKA_NODES=1          Kafka nodes (more than one: scripts/kafka/start-cluster.sh; a broker needs a file per partition)
+#   BENCH_LISTENER=plaintext     the provider's listener: plaintext, or sasl_ssl (SCRAM-SHA-512 over TLS
+#                                with the broker's test CA, every connection a handshake and a SCRAM exchange)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -48,6 +50,8 @@ BUCKET=bench
 BENCH_NAME=bench-fleet
 # shellcheck source=bench/lib.sh
 source "$ROOT/scripts/bench/lib.sh"
+LISTENER="${BENCH_LISTENER:-plaintext}"
+[[ $LISTENER == plaintext || $LISTENER == sasl_ssl ]] || die "BENCH_LISTENER: $LISTENER is neither plaintext nor sasl_ssl"
 for b in $BACKENDS; do [[ $b == local || $b == s3 ]] || die "BENCH_BACKENDS: $b is neither local nor s3"; done
 
 trap 'bench_stop_s3; bench_stop_kafka' EXIT
@@ -82,7 +86,7 @@ configure() {
       deletion_protection: false, checkpoint_dirs: dirs,
       checkpoint_storage: follow === "1" ? { s3_endpoint: s3, s3_region: "us-east-1", s3_path_style: true } : null,
     }, null, 1));
-  ' "$n" "$parts" "$prefix" "$follow" "$BOOTSTRAP" "$S3_URL" >"$DIR/fleet/bench.auto.tfvars.json"
+  ' "$n" "$parts" "$prefix" "$follow" "$PROVIDER_BOOTSTRAP" "$S3_URL" >"$DIR/fleet/bench.auto.tfvars.json"
   bench_init "$DIR/fleet"
 }
 
@@ -162,7 +166,17 @@ STATES="$DIR/state-bytes.tsv"
 printf 'operators\tpartitions\tsample\tseconds_per_operator\textrapolated_fleet_s\n' >"$DIR/tool-loop.tsv"
 printf 'operators\tpartitions\tbackend\tparallelism\tstate_bytes_per_operator\tbytes_per_boundary\n' >"$STATES"
 
-log "Kafka $KAFKA_VERSION at $BOOTSTRAP, S3 emulator at $S3_URL; results in $RESULTS"
+# The provider's listener; the benchmark's own tools (records, checkpoints,
+# counters) stay on PLAINTEXT.
+PROVIDER_BOOTSTRAP="$BOOTSTRAP"
+if [[ $LISTENER == sasl_ssl ]]; then
+  eval "$(grep -E '^export KAFKA_(BOOTSTRAP_SASL_SSL|SCRAM_USER|SCRAM_PASSWORD|CA_PEM)=' "$KAFKA_DIR/env.sh")"
+  PROVIDER_BOOTSTRAP="$KAFKA_BOOTSTRAP_SASL_SSL"
+  # The provider's environment variables (docs/index.md).
+  export KAFKA_SASL_MECHANISM=SCRAM-SHA-512 KAFKA_SASL_USERNAME="$KAFKA_SCRAM_USER" \
+    KAFKA_SASL_PASSWORD="$KAFKA_SCRAM_PASSWORD" KAFKA_CA_CERT="$KAFKA_CA_PEM"
+fi
+log "Kafka $KAFKA_VERSION at $BOOTSTRAP (the provider on $LISTENER at $PROVIDER_BOOTSTRAP), S3 emulator at $S3_URL; results in $RESULTS"
 run=0
 for n in $OPERATORS; do
   for parts in $PARTITIONS; do

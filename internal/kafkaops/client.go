@@ -105,10 +105,13 @@ type Client struct {
 	controlFetches sync.Map
 
 	// The client every control-topic transaction goes through, made at
-	// the first (control_txn.go).
-	txnOnce sync.Once
-	txnCl   *kgo.Client
-	txnErr  error
+	// the first, and whether it speaks KIP-890's transactions
+	// (control_txn.go, txn_client.go).
+	txnMu      sync.Mutex
+	txnCl      *kgo.Client
+	txnV2      bool
+	txnClosed  bool
+	txnClassic bool // tests: the classic protocol even where KIP-890's is on
 
 	// The live brokers, as LiveBrokers last read them (brokers.go).
 	brokersMu     sync.Mutex
@@ -180,7 +183,9 @@ func New(cfg Config) (*Client, error) {
 // Close releases the connections.
 func (c *Client) Close() {
 	c.kgo.Close()
-	c.txnOnce.Do(func() {}) // no transaction client made after this
+	c.txnMu.Lock()
+	defer c.txnMu.Unlock()
+	c.txnClosed = true
 	if c.txnCl != nil {
 		c.txnCl.Close()
 	}

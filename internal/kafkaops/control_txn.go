@@ -8,14 +8,12 @@ import (
 	"hash/crc32"
 	"io"
 	"net"
-	"slices"
 	"syscall"
 	"time"
 
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/kmsg"
-	"github.com/twmb/franz-go/pkg/kversion"
 )
 
 // ErrFenced: another applier with the same transactional ID (the same
@@ -58,7 +56,8 @@ type ControlTxn interface {
 	// transaction cost a connection, its version and metadata requests, a
 	// coordinator lookup and a producer ID each, for every operator of a
 	// fleet. It fails, changing nothing, when the producer was given up
-	// (an unanswered append, a failed commit): the caller begins anew.
+	// (an unanswered or refused append, a failed commit, an abort): the
+	// caller begins anew.
 	Again(ctx context.Context) error
 	// Close releases the producer; the last call on every ControlTxn.
 	// An open transaction is left to the coordinator, which aborts it
@@ -67,7 +66,7 @@ type ControlTxn interface {
 }
 
 // errTxnGivenUp is Again's answer for a producer that was given up.
-var errTxnGivenUp = errors.New("the control-topic producer was given up after a failed append or commit")
+var errTxnGivenUp = errors.New("the control-topic producer was given up after an unanswered or refused append, a failed commit, or an abort")
 
 // controlTxn is a transactional producer spoken in raw requests over the
 // provider's shared transaction client (txnClient), not a kgo producer of
@@ -79,14 +78,18 @@ var errTxnGivenUp = errors.New("the control-topic producer was given up after a 
 // (InitProducerId), which bumps the ID's epoch and so fences every earlier
 // registration, and every later request carries the epoch it got.
 //
-// It speaks the transaction protocol every Kafka release from 3.6 on
-// accepts from a client (partitions added with AddPartitionsToTxn, the
-// epoch kept across transactions; txnVersions caps the requests below the
-// versions that change that), and a transaction holds the records of one
-// partition, 0 of its control topic.
+// It speaks either of Kafka's transaction protocols, as the cluster
+// offers (txn_client.go): the classic one, which every release from 3.6
+// on accepts (the partition added with AddPartitionsToTxn before its first
+// record, the epoch kept across transactions), or KIP-890's (Kafka 4.0 on,
+// transaction.version 2: the partition added by its leader when the first
+// record arrives, and every commit or abort giving the producer a new
+// epoch). A transaction holds the records of one partition, 0 of its
+// control topic.
 type controlTxn struct {
 	c      *Client
 	cl     *kgo.Client // the shared transaction client
+	v2     bool        // KIP-890's transactions (txn_client.go)
 	topic  string
 	txnID  string
 	pid    int64
@@ -94,41 +97,10 @@ type controlTxn struct {
 	seq    int32   // the next record's sequence number on the partition
 	leader int32   // the partition's leader as last described
 	id     TopicID // the topic's ID when the transaction began
-	added  bool    // the partition was added to the open transaction
+	added  bool    // a transaction is open: records were (or may have been) sent
 	last   int64   // offset of the last appended record, -1 when none
-	closed bool    // given up: a failed or unanswered append or commit
-}
-
-// txnVersions caps the transaction's requests at the versions of the
-// classic protocol (KIP-890's second part starts at Produce 12 and EndTxn
-// 5: partitions added implicitly and the epoch bumped by every commit),
-// so one code path serves Kafka 3.6 to 4.x alike. Produce 11 is also the
-// last version that names topics rather than giving their IDs.
-func txnVersions() *kversion.Versions {
-	v := kversion.Stable()
-	v.SetMaxKeyVersion(int16(kmsg.Produce), 11)
-	v.SetMaxKeyVersion(int16(kmsg.EndTxn), 4)
-	return v
-}
-
-// txnClient is the client every control-topic transaction of this process
-// goes through: its connections, once made, carry the registrations,
-// appends and commits of every operator of a fleet.
-func (c *Client) txnClient() (*kgo.Client, error) {
-	c.txnOnce.Do(func() {
-		c.txnCl, c.txnErr = kgo.NewClient(append(slices.Clone(c.opts),
-			kgo.MaxVersions(txnVersions()),
-			// kgo rewrites a raw Produce's acks to the client's.
-			kgo.RequiredAcks(kgo.AllISRAcks()),
-			// The client metrics it would push (KIP-714) say nothing the
-			// provider's own client does not.
-			kgo.DisableClientMetrics(),
-		)...)
-	})
-	if c.txnCl == nil && c.txnErr == nil {
-		return nil, errors.New("the Kafka client was closed")
-	}
-	return c.txnCl, c.txnErr
+	failed bool    // an append was refused: only Abort may follow
+	closed bool    // given up: an unanswered append, a failed commit, an abort
 }
 
 // BeginControlTxn starts a transaction, first registering with the
@@ -146,11 +118,11 @@ func (c *Client) BeginControlTxn(ctx context.Context, topic string) (ControlTxn,
 	if err != nil {
 		return nil, err
 	}
-	cl, err := c.txnClient()
+	cl, v2, err := c.txnClient(ctx)
 	if err != nil {
 		return nil, opErr(OpBeginControlTxn, topic, err)
 	}
-	t := &controlTxn{c: c, cl: cl, topic: topic, txnID: TransactionalID(topic), id: described.ID, last: -1, leader: leaderOf(described)}
+	t := &controlTxn{c: c, cl: cl, v2: v2, topic: topic, txnID: TransactionalID(topic), id: described.ID, last: -1, leader: leaderOf(described)}
 	if err := t.register(ctx); err != nil {
 		if errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, context.DeadlineExceeded) {
 			// The usual cause on small clusters: __transaction_state cannot
@@ -198,7 +170,8 @@ func (t *controlTxn) register(ctx context.Context) error {
 
 // untilSettled runs do again, after a growing pause, while it fails with
 // an error Kafka means to be retried (the coordinator busy ending a
-// transaction or loading; a leader moving), until ctx ends.
+// transaction, loading or moving; its broker unreachable while another
+// takes over), until ctx ends.
 func (t *controlTxn) untilSettled(ctx context.Context, do func() error) error {
 	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
 		err := do()
@@ -215,24 +188,24 @@ func (t *controlTxn) untilSettled(ctx context.Context, do func() error) error {
 
 func retriableTxnErr(err error) bool {
 	return errors.Is(err, kerr.ConcurrentTransactions) || errors.Is(err, kerr.CoordinatorLoadInProgress) ||
-		errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, kerr.NotCoordinator)
+		errors.Is(err, kerr.CoordinatorNotAvailable) || errors.Is(err, kerr.NotCoordinator) || isConnectionErr(err)
 }
 
 func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
-	if t.closed {
-		return opErr(OpAppendControlRecord, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
+	if t.closed || t.failed {
+		return opErr(OpAppendControlRecord, t.topic, errTxnGivenUp)
 	}
 	start := time.Now()
 	caller := ctx
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
-	if !t.added {
+	if !t.added && !t.v2 {
 		if err := t.addPartition(ctx); err != nil {
-			t.closed = true
+			t.failed = true
 			return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fencedOr(err)))
 		}
-		t.added = true
 	}
+	t.added = true // an open transaction: Commit or Abort ends it
 	offset, err := t.produce(ctx, key, value)
 	switch {
 	case err == nil:
@@ -254,7 +227,10 @@ func (t *controlTxn) Append(ctx context.Context, key, value []byte) error {
 			"no acknowledgement from the control partition's leader (%w); the transaction was abandoned and the coordinator aborts it within %s, so nothing was recorded",
 			waited, ControlTxnTimeout)))
 	default:
-		t.closed = true
+		// Refused (fenced, or a record the leader would not take): the
+		// caller aborts the transaction, which ends it at once instead of
+		// at ControlTxnTimeout.
+		t.failed = true
 		return opErr(OpAppendControlRecord, t.topic, t.c.explainFailedWrite(caller, t.topic, controlPartition, fencedOr(err)))
 	}
 }
@@ -315,7 +291,7 @@ func (t *controlTxn) produce(ctx context.Context, key, value []byte) (int64, err
 	rp.Records = transactionalBatch(t.pid, t.epoch, t.seq, time.Now(), key, value)
 	rt.Partitions = append(rt.Partitions, rp)
 	req.Topics = append(req.Topics, rt)
-	var last error = errors.New("the control partition has no leader")
+	last := errors.New("the control partition has no leader")
 	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
 		if t.leader >= 0 {
 			offset, err := t.produceTo(ctx, req)
@@ -421,7 +397,7 @@ func appendVarbytes(dst, b []byte) []byte {
 
 // Again: see ControlTxn.
 func (t *controlTxn) Again(ctx context.Context) error {
-	if t.closed {
+	if t.closed || t.failed {
 		return opErr(OpBeginControlTxn, t.topic, errTxnGivenUp)
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
@@ -447,7 +423,26 @@ func (t *controlTxn) endTxn(ctx context.Context, commit bool) error {
 		if err != nil {
 			return err
 		}
-		return kerr.ErrorForCode(resp.(*kmsg.EndTxnResponse).ErrorCode)
+		r := resp.(*kmsg.EndTxnResponse)
+		if err := kerr.ErrorForCode(r.ErrorCode); err != nil {
+			if commit && errors.Is(err, kerr.InvalidTxnState) {
+				// The coordinator no longer holds this transaction open:
+				// a newer applier's registration (or the transaction
+				// timeout) aborted it. Under KIP-890 the stale epoch is
+				// then one behind, which the coordinator takes for a retry
+				// of a finished abort and answers so, not PRODUCER_FENCED.
+				// Nothing was committed either way.
+				return errors.Join(ErrFenced, err)
+			}
+			return err
+		}
+		if t.v2 && commit && r.ProducerEpoch >= 0 {
+			// KIP-890: the next transaction goes under a new epoch (and,
+			// when the epoch ran out, a new producer ID), whose records
+			// count their sequence from 0.
+			t.pid, t.epoch, t.seq = r.ProducerID, r.ProducerEpoch, 0
+		}
+		return nil
 	})
 }
 
@@ -462,8 +457,8 @@ func (t *controlTxn) endTxn(ctx context.Context, commit bool) error {
 // ErrTopicReplaced naming both IDs. The records went to the topic the
 // transaction began on.
 func (t *controlTxn) Commit(ctx context.Context) error {
-	if t.closed {
-		return opErr(OpCommitControlTxn, t.topic, errors.New("the transaction was abandoned after an unanswered append"))
+	if t.closed || t.failed {
+		return opErr(OpCommitControlTxn, t.topic, errTxnGivenUp)
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
@@ -518,20 +513,23 @@ func (t *controlTxn) replaced(ctx context.Context) error {
 		"it was deleted and recreated while the commit waited for readers to see offset %d", ErrTopicReplaced, t.id, now.ID, t.last))
 }
 
+// Abort ends the open transaction without committing it, and gives the
+// registration up whatever the answer: the next transaction registers
+// anew (ControlTxn.Again fails). An abort is rare (a history that changed
+// under the apply, a refused append), and a registration that aborted may
+// have been fenced already: under KIP-890 a stale epoch's abort is taken
+// by Apache Kafka for a retry of the abort that fenced it only when that
+// was its own, but an emulator answering it with the newer applier's
+// epoch would hand this one the other's transaction. Registering anew
+// fences everything and starts clean.
 func (t *controlTxn) Abort(ctx context.Context) {
-	if t.closed {
-		return // the coordinator aborts it on its own (ControlTxnTimeout)
-	}
-	if !t.added {
-		return
+	if t.closed || !t.added {
+		return // nothing sent, or given up: the coordinator aborts it (ControlTxnTimeout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.c.cfg.Timeout)
 	defer cancel()
-	if err := t.endTxn(ctx, false); err != nil {
-		t.closed = true
-		return
-	}
-	t.added = false
+	_ = t.endTxn(ctx, false)
+	t.closed = true
 }
 
 // fencedOr says ErrFenced for the answers a registration replaced by a

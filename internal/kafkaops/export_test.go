@@ -47,3 +47,15 @@ func Eventually(t *testing.T, what string, cond func() bool) {
 		}
 	}
 }
+
+// ClassicTxns makes c's control-topic transactions speak the classic
+// protocol even on a cluster that offers KIP-890's, so tests cover both on
+// one in-process broker. Call it before c's first transaction.
+func (c *Client) ClassicTxns() { c.txnClassic = true }
+
+// TxnV2 is whether c's transactions speak KIP-890's protocol; false before the first.
+func (c *Client) TxnV2() bool {
+	c.txnMu.Lock()
+	defer c.txnMu.Unlock()
+	return c.txnV2
+}
