@@ -253,19 +253,12 @@ func (t *controlTxn) addPartition(ctx context.Context) error {
 		if err := kerr.ErrorForCode(r.ErrorCode); err != nil {
 			return err
 		}
+		// kgo answers in the client's form (Topics) whatever version the
+		// broker spoke; its Transactions carry the same codes.
 		for _, rt := range r.Topics {
 			for _, rp := range rt.Partitions {
 				if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
 					return err
-				}
-			}
-		}
-		for _, tx := range r.Transactions { // a v4+ answer, should a broker give one
-			for _, rt := range tx.Topics {
-				for _, rp := range rt.Partitions {
-					if err := kerr.ErrorForCode(rp.ErrorCode); err != nil {
-						return err
-					}
 				}
 			}
 		}
@@ -299,9 +292,6 @@ func (t *controlTxn) produce(ctx context.Context, key, value []byte) (int64, err
 				return offset, err
 			}
 			last = err
-		}
-		if ctx.Err() != nil {
-			return -1, last
 		}
 		select {
 		case <-ctx.Done():
