@@ -37,14 +37,7 @@ func TestReadControlLogSkipsAbortedTransactions(t *testing.T) {
 		t.Fatal(err)
 	}
 	committed.Close()
-	var seen []string
-	if _, err := k.ReadControlLog(ctx, topic, func(r kafkaops.ControlRecord) error {
-		seen = append(seen, string(r.Value))
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if len(seen) != 2 || seen[0] != "before" || seen[1] != "committed" {
+	if seen := committedValues(t, k, topic); len(seen) != 2 || seen[0] != "before" || seen[1] != "committed" {
 		t.Fatalf("read %q, want the records outside the aborted transaction", seen)
 	}
 }

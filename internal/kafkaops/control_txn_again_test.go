@@ -60,14 +60,7 @@ func TestControlTxnAgain(t *testing.T) {
 			t.Fatal("Again after a fenced commit succeeded; a given-up producer must be replaced")
 		}
 
-		var seen []string
-		if _, err := k.ReadControlLog(ctx, hangControl, func(r kafkaops.ControlRecord) error {
-			seen = append(seen, string(r.Value))
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if len(seen) != 2 || seen[0] != "first" || seen[1] != "second" {
+		if seen := committedValues(t, k, hangControl); len(seen) != 2 || seen[0] != "first" || seen[1] != "second" {
 			t.Fatalf("read_committed sees %q, want first and second only", seen)
 		}
 	})

@@ -109,6 +109,19 @@ func commitOne(ctx context.Context, k *kafkaops.Client, topic, value string) err
 	return txn.Commit(ctx)
 }
 
+// committedValues is what a read_committed reader sees in topic, in order.
+func committedValues(t *testing.T, k *kafkaops.Client, topic string) []string {
+	t.Helper()
+	var seen []string
+	if _, err := k.ReadControlLog(context.Background(), topic, func(r kafkaops.ControlRecord) error {
+		seen = append(seen, string(r.Value))
+		return nil
+	}); err != nil {
+		t.Fatalf("reading control topic %s: %v", topic, err)
+	}
+	return seen
+}
+
 // TestControlTxnsShareConnections: the transactions of many control topics
 // go over the connections one client already holds. A Kafka client per
 // control topic opened three connections for each (a TLS handshake and a
@@ -137,12 +150,8 @@ func TestControlTxnsShareConnections(t *testing.T) {
 			}
 		}
 		for _, name := range names {
-			var seen []string
-			if _, err := k.ReadControlLog(ctx, name, func(r kafkaops.ControlRecord) error {
-				seen = append(seen, string(r.Value))
-				return nil
-			}); err != nil || len(seen) != 1 {
-				t.Fatalf("%s: read_committed sees %q (%v), want its one record", name, seen, err)
+			if seen := committedValues(t, k, name); len(seen) != 1 {
+				t.Fatalf("%s: read_committed sees %q, want its one record", name, seen)
 			}
 		}
 		counted.mu.Lock()
@@ -162,78 +171,45 @@ func TestControlTxnsShareConnections(t *testing.T) {
 	})
 }
 
-// refuseTimes makes the broker answer the first n requests of key with
-// code (for every partition where the answer has them), then serve them.
-func refuseTimes(c *kfake.Cluster, key kmsg.Key, n int32, answer func(kmsg.Request) kmsg.Response) *atomic.Int32 {
-	var seen atomic.Int32
-	c.ControlKey(int16(key), func(req kmsg.Request) (kmsg.Response, error, bool) {
-		if seen.Add(1) > n {
-			return nil, nil, false
-		}
-		c.KeepControl()
-		return answer(req), nil, true
-	})
-	return &seen
-}
-
 // TestAppendSendsTheSameBatchAgain: a leader that answers NOT_LEADER (the
 // partition moved) or drops the connection is asked again with the same
 // batch, and the record is there once.
 func TestAppendSendsTheSameBatchAgain(t *testing.T) {
 	for _, tt := range []struct {
-		name   string
-		refuse func(c *kfake.Cluster) *atomic.Int32
+		name string
+		// refuse installs the refusals and returns how many the broker
+		// made, and how many it is to make.
+		refuse func(c *kfake.Cluster) (made func() int, want int)
 	}{
-		{"not the leader", func(c *kfake.Cluster) *atomic.Int32 {
-			return refuseTimes(c, kmsg.Produce, 2, func(req kmsg.Request) kmsg.Response {
-				pr := req.(*kmsg.ProduceRequest)
-				resp := pr.ResponseKind().(*kmsg.ProduceResponse)
-				resp.Version = pr.Version
-				for _, rt := range pr.Topics {
-					t := kmsg.NewProduceResponseTopic()
-					t.Topic = rt.Topic
-					for _, rp := range rt.Partitions {
-						p := kmsg.NewProduceResponseTopicPartition()
-						p.Partition, p.ErrorCode = rp.Partition, kerr.NotLeaderForPartition.Code
-						t.Partitions = append(t.Partitions, p)
-					}
-					resp.Topics = append(resp.Topics, t)
-				}
-				return resp
-			})
+		{"not the leader", func(c *kfake.Cluster) (func() int, int) {
+			h := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: hangControl, Partitions: []int32{0}, Err: kerr.NotLeaderForPartition, Count: 2})
+			return h.Hits, 2
 		}},
-		{"connection dropped", func(c *kfake.Cluster) *atomic.Int32 {
-			var seen atomic.Int32
+		{"connection dropped", func(c *kfake.Cluster) (func() int, int) {
+			var dropped atomic.Int32
 			c.ControlKey(int16(kmsg.Produce), func(kmsg.Request) (kmsg.Response, error, bool) {
-				if seen.Add(1) > 1 {
+				if dropped.Load() > 0 {
 					return nil, nil, false
 				}
+				dropped.Add(1)
 				c.KeepControl()
 				return nil, errors.New("dropped"), true // kfake closes the connection
 			})
-			return &seen
+			return func() int { return int(dropped.Load()) }, 1
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			eachTxnProtocol(t, func(t *testing.T, newClient func(*kfake.Cluster, kafkaops.Config) *kafkaops.Client) {
 				c := newHangCluster(t)
 				k := newClient(c, kafkaops.Config{})
-				ctx := context.Background()
-				seen := tt.refuse(c)
-				if err := commitOne(ctx, k, hangControl, "once"); err != nil {
+				made, want := tt.refuse(c)
+				if err := commitOne(context.Background(), k, hangControl, "once"); err != nil {
 					t.Fatal(err)
 				}
-				if n := seen.Load(); n < 2 {
-					t.Fatalf("the broker saw %d produce requests; the refusal was never met", n)
+				if n := made(); n != want {
+					t.Fatalf("the broker refused %d produce requests, want %d: the refusal was never met", n, want)
 				}
-				var records []string
-				if _, err := k.ReadControlLog(ctx, hangControl, func(r kafkaops.ControlRecord) error {
-					records = append(records, string(r.Value))
-					return nil
-				}); err != nil {
-					t.Fatal(err)
-				}
-				if len(records) != 1 || records[0] != "once" {
+				if records := committedValues(t, k, hangControl); len(records) != 1 || records[0] != "once" {
 					t.Fatalf("read_committed sees %q, want the record once", records)
 				}
 			})
@@ -248,19 +224,12 @@ func TestBeginWaitsOutConcurrentTransactions(t *testing.T) {
 	eachTxnProtocol(t, func(t *testing.T, newClient func(*kfake.Cluster, kafkaops.Config) *kafkaops.Client) {
 		c := newHangCluster(t)
 		k := newClient(c, kafkaops.Config{})
-		seen := refuseTimes(c, kmsg.InitProducerID, 3, func(req kmsg.Request) kmsg.Response {
-			ir := req.(*kmsg.InitProducerIDRequest)
-			resp := ir.ResponseKind().(*kmsg.InitProducerIDResponse)
-			resp.Version = ir.Version
-			resp.ProducerID, resp.ProducerEpoch = -1, -1
-			resp.ErrorCode = kerr.ConcurrentTransactions.Code
-			return resp
-		})
+		busy := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.InitProducerID}, TopLevel: true, Err: kerr.ConcurrentTransactions, Count: 3})
 		if err := commitOne(context.Background(), k, hangControl, "after"); err != nil {
 			t.Fatal(err)
 		}
-		if n := seen.Load(); n < 4 {
-			t.Fatalf("the coordinator saw %d registrations, want the 3 refused and one more", n)
+		if n := busy.Hits(); n != 3 {
+			t.Fatalf("the coordinator refused %d registrations, want 3 before the one that went through", n)
 		}
 	})
 }
@@ -289,14 +258,7 @@ func TestAppendAfterTheRegistrationWasReplaced(t *testing.T) {
 		if !errors.Is(err, kafkaops.ErrFenced) {
 			t.Fatalf("the replaced registration's append or commit: %v, want ErrFenced", err)
 		}
-		var records []string
-		if _, err := k.ReadControlLog(ctx, hangControl, func(r kafkaops.ControlRecord) error {
-			records = append(records, string(r.Value))
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if len(records) != 1 || records[0] != "newer" {
+		if records := committedValues(t, k, hangControl); len(records) != 1 || records[0] != "newer" {
 			t.Fatalf("read_committed sees %q, want the newer applier's record only", records)
 		}
 	})
