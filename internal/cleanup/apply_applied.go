@@ -28,10 +28,10 @@ func (a *applier) markApplied(ctx context.Context, target cleanupplan.Offsets) e
 			}
 			a.step("append APPLIED", map[string]any{"applied_plan_id": op.PlanID})
 			key, value := cleanupplan.EncodeRecord(cleanupplan.StatusApplied, op.Plan)
-			if err := txn.Append(ctx, key, value); err != nil {
-				return nil, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
-			}
 			appended = append(appended, "APPLIED for plan "+op.PlanID)
+			if err := txn.Append(ctx, key, value); err != nil {
+				return appended, fmt.Errorf("recording plan %s as APPLIED in %q (records are deleted; re-run apply to record it): %w", op.PlanID, a.req.ControlTopic, err)
+			}
 		}
 		return appended, nil
 	})

@@ -74,10 +74,11 @@ func (a *applier) commit(ctx context.Context) (changed *cleanupplan.Log, err err
 		a.step("append COMMITTED", nil)
 		a.appending = true
 		key, value := cleanupplan.EncodeRecord(cleanupplan.StatusCommitted, a.plan)
+		sent := []string{"COMMITTED for plan " + a.id}
 		if err := txn.Append(ctx, key, value); err != nil {
-			return nil, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
+			return sent, fmt.Errorf("recording plan %s as COMMITTED in %q (nothing was deleted; re-run apply): %w", a.id, a.req.ControlTopic, err)
 		}
-		return []string{"COMMITTED for plan " + a.id}, nil
+		return sent, nil
 	})
 	if changed != nil {
 		a.appending = false // aborted: the append never becomes readable

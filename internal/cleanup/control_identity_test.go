@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -125,13 +127,52 @@ func TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic(t *testing.T) {
 	}
 	e.requireNothingDeleted("the action-state topic")
 	spy.check()
-	for _, want := range []string{newID, "had appended COMMITTED for plan", "the transaction was aborted", "wrote and deleted nothing"} {
+	for _, want := range []string{newID, "had sent COMMITTED for plan", "the transaction was aborted", "wrote and deleted nothing"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v\nwant it to mention %q", err, want)
 		}
 	}
 	if strings.Contains(err.Error(), "Nothing was appended") {
 		t.Errorf("err = %v\nsays nothing was appended after an append", err)
+	}
+}
+
+// TestApplyAbortsCOMMITTEDWhoseAppendMeetsARecreatedControlTopic: the
+// control topic is recreated just as the COMMITTED append is sent, and its
+// leader answers NOT_LEADER_FOR_PARTITION, so the append retries, sees the
+// new ID and stops (what a real broker did in CI). The apply reports the
+// recreation as the ID check before the commit does, aborts the
+// transaction and deletes nothing.
+func TestApplyAbortsCOMMITTEDWhoseAppendMeetsARecreatedControlTopic(t *testing.T) {
+	e := newEnv(t, 2, 10)
+	var newID string
+	var refusal *kfake.FaultHandle
+	spy := newSpy(e)
+	_, err := Apply(context.Background(), spy, Request{Plan: e.plan("c", func(int32) int64 { return 5 }), ControlTopic: e.control,
+		Progress: func(step string, _ map[string]any) {
+			if step == "append COMMITTED" && newID == "" {
+				newID = e.recreateControl()
+				refusal = e.cluster.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.Produce}, Topic: e.control, Err: kerr.NotLeaderForPartition})
+			}
+		}})
+	if newID == "" {
+		t.Fatal("the apply never appended COMMITTED: the test did not recreate the control topic")
+	}
+	if refusal.Hits() != 1 {
+		t.Fatalf("the append met the NOT_LEADER_FOR_PARTITION refusal %d times, want 1", refusal.Hits())
+	}
+	if !errors.Is(err, ErrControlTopicIDChanged) {
+		t.Fatalf("err = %v, want %v", err, ErrControlTopicIDChanged)
+	}
+	if ops := e.history().Operations(); len(ops) != 0 {
+		t.Fatalf("the recreated control topic records %d plans for read_committed readers, want none: %+v", len(ops), ops)
+	}
+	e.requireNothingDeleted("the action-state topic")
+	spy.check()
+	for _, want := range []string{newID, "had sent COMMITTED for plan", "the transaction was aborted", "wrote and deleted nothing"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v\nwant it to mention %q", err, want)
+		}
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 // inTxn runs fn inside a control-topic transaction, with the history read
 // after the transaction fenced every earlier applier; it commits when fn
 // appended something (appended names each record) and aborts otherwise.
+// A failing fn returns the records it sent, the failed one included, so a
+// failure that is the control topic's recreation is reported as one.
 // why completes the messages.
 //
 // Appends go by name, and the offset, settings and permission checks run
@@ -47,6 +49,9 @@ func (a *applier) inTxn(ctx context.Context, why string, writes cleanupplan.Stat
 	var appended []string
 	if err == nil {
 		appended, err = fn(txn, log)
+	}
+	if err != nil && len(appended) > 0 && errors.Is(err, kafkaops.ErrTopicReplaced) {
+		err = a.controlReplacedAtAppend(ctx, appended, err)
 	}
 	if err == nil && len(appended) > 0 {
 		validated := log
@@ -147,11 +152,24 @@ func (a *applier) checkControlTopicID(ctx context.Context, appended []string) er
 	}
 	this := fmt.Sprintf("Nothing was appended to the control topic with ID %s", got)
 	if len(appended) > 0 {
-		this = fmt.Sprintf("This transaction had appended %s to it by name; the transaction was aborted, so no read_committed reader "+
+		this = fmt.Sprintf("This transaction had sent %s to it by name; the transaction was aborted, so no read_committed reader "+
 			"(the runtime, the Java tool, this provider) sees them", strings.Join(appended, " and "))
 	}
 	return fmt.Errorf("%w: control topic %q had ID %s when this apply began and has ID %s now; it was deleted and recreated during the apply. %s. %s",
 		ErrControlTopicIDChanged, a.req.ControlTopic, a.controlID, got, this, a.writtenSoFar())
+}
+
+// controlReplacedAtAppend reports an append that kafkaops found going to a
+// control topic deleted or recreated under its name (a retry of it saw the
+// topic's ID change). A recreated topic gets the same report as an ID found
+// changed just before the commit, since the transaction is aborted the same
+// way whether or not the broker took the record; a deleted one keeps
+// kafkaops' own account, err.
+func (a *applier) controlReplacedAtAppend(ctx context.Context, sent []string, err error) error {
+	if idErr := a.checkControlTopicID(ctx, sent); errors.Is(idErr, ErrControlTopicIDChanged) {
+		return idErr
+	}
+	return err
 }
 
 // controlRecreatedDuringCommit reports a commit that kafkaops saw the
