@@ -165,9 +165,11 @@ func TestMissingFleetConfirmedTogether(t *testing.T) {
 	}
 	// The first question and three rounds of rechecks, each a request for
 	// the first caller and one for the rest (those that came while it was
-	// in flight), with room for stragglers on a loaded machine (25 seen
-	// beside a CI run); one topic at a time is about 900.
-	if got := metadata.Hits(); got > 60 {
-		t.Errorf("%d metadata requests to confirm 300 missing topics on one broker; want them asked together (at most 60)", got)
+	// in flight), with room for stragglers on a loaded machine: how many
+	// callers arrive while a request is in flight depends on the scheduler
+	// (25 seen beside a CI run, 65 once under parallel test load). One topic
+	// at a time is about 900, so 150 still tells the two apart.
+	if got := metadata.Hits(); got > 150 {
+		t.Errorf("%d metadata requests to confirm 300 missing topics on one broker; want them asked together (at most 150; one at a time is about 900)", got)
 	}
 }
