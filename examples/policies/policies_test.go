@@ -549,11 +549,15 @@ func testFleetPolicies(t *testing.T, providers string) {
 	orders, payments := addr+`["orders"]`, addr+`["payments"]`
 	capped := map[string]any{"params": map[string]any{"max_records_to_delete": 20}}
 
-	// (d) each new entry deletes 30 records: both over a cap of 20.
+	// (e) new entries with their plans: their review is left to their
+	// apply (no refresh read their topics yet), so it cannot be reviewed
+	// and is denied, under any cap, until each plan ID is approved.
 	first := w.plan(config(10, 10))
-	allowed(t, "two new entries, default cap", deny(t, first, nil))
-	expectDenied(t, "two new entries, cap 20", deny(t, first, capped),
-		"[deletion-cap] "+orders+": deletes 30 records", "[deletion-cap] "+payments+": deletes 30 records")
+	for what, data := range map[string]map[string]any{"default cap": nil, "cap 20": capped} {
+		expectDenied(t, "two new entries, "+what, deny(t, first, data),
+			"[unknown] "+orders+": records_to_delete is unknown until apply", "[unknown] "+payments+": records_to_delete is unknown until apply")
+	}
+	allowed(t, "two new entries, approved", deny(t, first, map[string]any{"approvals": map[string]any{"plan_ids": []any{planAt("orders", 10).ID(), planAt("payments", 10).ID()}}}))
 	w.apply(config(10, 10))
 
 	// Only orders moves: only orders is reviewed.

@@ -203,7 +203,7 @@ func (pl *entryPlanning) planLive(ctx context.Context, clients *providerdata.Cli
 // preview fills the review (records_to_delete, partitions) from the live
 // topics, and refuses at plan time what the apply would refuse. A control
 // topic that does not exist yet (created in the same apply) leaves the
-// review unknown.
+// review unknown, and so does a fleet's new entry (below).
 func (pl *entryPlanning) preview(ctx context.Context, clients *providerdata.Clients, kafka *kafkaops.Client, e *boundaryEntry, diags *diag.Diagnostics) {
 	p, control := pl.plan, e.ControlTopic.ValueString()
 	pv, err := cleanup.PreviewApply(ctx, kafka, p, control)
@@ -219,10 +219,24 @@ func (pl *entryPlanning) preview(ctx context.Context, clients *providerdata.Clie
 		// With a prior state the refresh has said so already.
 		pl.report(diagnostics.RecordsGonePastBoundary(p.Topic, pv.GonePast), diags)
 	}
+	fromFacts := pl.reviewFromFacts(e, p)
+	if !fromFacts && pl.hold && pl.prior == nil && !pl.configured.PlanJSON.IsNull() {
+		// A new entry of a fleet, given its plan, has no refresh behind it,
+		// and Terraform plans it again at apply from the configuration
+		// alone: a review read live now would be read live again then, and
+		// a topic recreated in between would make the two differ, which
+		// fails the apply of every entry ("inconsistent final plan"). Left
+		// unknown, the entry is refused alone at apply, with the others
+		// advancing. The checks above still refuse now what the apply would
+		// refuse. (An entry adopting the plan its control topic records,
+		// lookup, has a plan_json read live too: the review does not make
+		// it any steadier, and it stays shown.)
+		return
+	}
 	if e.ControlTopicID.IsUnknown() {
 		e.ControlTopicID = types.StringValue(pv.ControlTopicID)
 	}
-	if pl.reviewFromFacts(e, p) {
+	if fromFacts {
 		return
 	}
 	e.RecordsToDelete = types.Int64Value(pv.RecordsToDelete)

@@ -134,12 +134,15 @@ deny contains msg if {
 }
 
 # (e) fail closed on what cannot be reviewed: the deletion preview, the
-# plan (and so its offsets) or the plan ID unknown until apply.
+# plan (and so its offsets) or the plan ID unknown until apply. The preview
+# is unknown when a topic is created in the same apply, and for an entry of
+# flinkagents_cleanup_boundaries added in this plan with its plan_json (no
+# refresh has read its topics yet; its apply reads them).
 deny contains msg if {
 	some b in boundary_writes
 	some attr in ["records_to_delete", "plan_json", "plan_id"]
 	object.get(b.unknown, attr, false) == true
 	not approved(object.get(b.after, "plan_id", null))
-	msg := sprintf("[unknown] %s: %s is unknown until apply, so the deletion cannot be reviewed; approve plan ID %v in approvals.json, or apply the topics first",
+	msg := sprintf("[unknown] %s: %s is unknown until apply, so the deletion cannot be reviewed; approve plan ID %v in approvals.json, or first apply the topics, and a new fleet entry without plan_json, so the next plan shows it",
 		[b.address, attr, object.get(b.after, "plan_id", "(unknown)")])
 }
