@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
@@ -99,4 +102,88 @@ func TestDeleteSparesATopicRecreatedUnderItsName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDeleteTopicUnansweredIsSettledByTheTopic: Kafka 3.6 in ZooKeeper mode
+// was seen to finish a deletion at once and hold the DeleteTopics answer
+// for the request's whole timeout, failing a destroy whose topic was gone.
+// A deletion the broker does not answer in time is now settled by the
+// topic: gone is success; still there, the timeout stands (nothing is
+// claimed deleted that is not).
+func TestDeleteTopicUnansweredIsSettledByTheTopic(t *testing.T) {
+	ctx := context.Background()
+	t.Run("deleted, then no answer within the timeout", func(t *testing.T) {
+		c := newCluster(t, 1)
+		name := c.topics[0]
+		k := c.clientWithTimeout(t, 500*time.Millisecond)
+		d, err := k.DescribeTopic(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var held atomic.Bool
+		c.ControlKey(int16(kmsg.DeleteTopics), func(kmsg.Request) (kmsg.Response, error, bool) {
+			if held.Swap(true) {
+				c.KeepControl()
+				return nil, nil, false
+			}
+			// The deletion happens, and the answer comes after the
+			// client stopped waiting for it.
+			c.SleepControl(func() {
+				if err := c.DeleteTopic(name); err != nil {
+					t.Error(err)
+				}
+				time.Sleep(time.Second)
+			})
+			return nil, nil, false
+		})
+		if err := k.DeleteTopic(ctx, name, d.ID); err != nil {
+			t.Fatalf("DeleteTopic of a topic deleted but not answered for: %v, want nil", err)
+		}
+		if !held.Load() {
+			t.Fatal("the DeleteTopics request never reached the broker")
+		}
+	})
+	t.Run("REQUEST_TIMED_OUT after the deletion", func(t *testing.T) {
+		// kfake, as Kafka, answers REQUEST_TIMED_OUT after applying it.
+		c := newCluster(t, 1)
+		name := c.topics[0]
+		k := c.client(t, noCoalescing)
+		d, err := k.DescribeTopic(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		timedOut := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.DeleteTopics}, Err: kerr.RequestTimedOut})
+		if err := k.DeleteTopic(ctx, name, d.ID); err != nil {
+			t.Fatalf("DeleteTopic answered REQUEST_TIMED_OUT with the topic gone: %v, want nil", err)
+		}
+		if timedOut.Hits() != 1 {
+			t.Fatalf("REQUEST_TIMED_OUT answered %d times, want 1", timedOut.Hits())
+		}
+	})
+	t.Run("no answer, nothing deleted", func(t *testing.T) {
+		c := newCluster(t, 1)
+		name := c.topics[0]
+		k := c.clientWithTimeout(t, 500*time.Millisecond)
+		d, err := k.DescribeTopic(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen atomic.Int32
+		c.ControlKey(int16(kmsg.DeleteTopics), func(kmsg.Request) (kmsg.Response, error, bool) {
+			c.KeepControl()
+			seen.Add(1)
+			c.SleepControl(func() { time.Sleep(time.Second) })
+			return nil, errors.New("injected: the broker never answered"), true
+		})
+		err = k.DeleteTopic(ctx, name, d.ID)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("DeleteTopic with no answer and the topic still there: %v, want %v", err, context.DeadlineExceeded)
+		}
+		if seen.Load() == 0 {
+			t.Fatal("the DeleteTopics request never reached the broker")
+		}
+		if _, err := k.DescribeTopic(ctx, name); err != nil {
+			t.Fatalf("the topic: %v, want it still there", err)
+		}
+	})
 }
