@@ -119,21 +119,30 @@ func TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic(t *testing.T) {
 	if newID == "" {
 		t.Fatal("the apply never checked offsets: the test did not recreate the control topic")
 	}
+	e.requireCOMMITTEDAborted(spy, err, newID)
+}
+
+// requireCOMMITTEDAborted checks an apply whose COMMITTED went by name to
+// the control topic recreated with ID newID: the recreation reported,
+// the transaction aborted (no plan for read_committed readers), nothing
+// deleted, and a message that says the record was sent and aborted.
+func (e *env) requireCOMMITTEDAborted(spy *invariantSpy, err error, newID string) {
+	e.t.Helper()
 	if !errors.Is(err, ErrControlTopicIDChanged) {
-		t.Fatalf("err = %v, want %v", err, ErrControlTopicIDChanged)
+		e.t.Fatalf("err = %v, want %v", err, ErrControlTopicIDChanged)
 	}
 	if ops := e.history().Operations(); len(ops) != 0 {
-		t.Fatalf("the recreated control topic records %d plans for read_committed readers, want none: %+v", len(ops), ops)
+		e.t.Fatalf("the recreated control topic records %d plans for read_committed readers, want none: %+v", len(ops), ops)
 	}
 	e.requireNothingDeleted("the action-state topic")
 	spy.check()
 	for _, want := range []string{newID, "had sent COMMITTED for plan", "the transaction was aborted", "wrote and deleted nothing"} {
 		if !strings.Contains(err.Error(), want) {
-			t.Errorf("err = %v\nwant it to mention %q", err, want)
+			e.t.Errorf("err = %v\nwant it to mention %q", err, want)
 		}
 	}
 	if strings.Contains(err.Error(), "Nothing was appended") {
-		t.Errorf("err = %v\nsays nothing was appended after an append", err)
+		e.t.Errorf("err = %v\nsays nothing was appended after an append", err)
 	}
 }
 
@@ -161,19 +170,7 @@ func TestApplyAbortsCOMMITTEDWhoseAppendMeetsARecreatedControlTopic(t *testing.T
 	if refusal.Hits() != 1 {
 		t.Fatalf("the append met the NOT_LEADER_FOR_PARTITION refusal %d times, want 1", refusal.Hits())
 	}
-	if !errors.Is(err, ErrControlTopicIDChanged) {
-		t.Fatalf("err = %v, want %v", err, ErrControlTopicIDChanged)
-	}
-	if ops := e.history().Operations(); len(ops) != 0 {
-		t.Fatalf("the recreated control topic records %d plans for read_committed readers, want none: %+v", len(ops), ops)
-	}
-	e.requireNothingDeleted("the action-state topic")
-	spy.check()
-	for _, want := range []string{newID, "had sent COMMITTED for plan", "the transaction was aborted", "wrote and deleted nothing"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("err = %v\nwant it to mention %q", err, want)
-		}
-	}
+	e.requireCOMMITTEDAborted(spy, err, newID)
 }
 
 // TestApplyNamesAControlTopicRecreatedWhileItsCommitWaits: the control

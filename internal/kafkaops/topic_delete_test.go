@@ -112,14 +112,19 @@ func TestDeleteSparesATopicRecreatedUnderItsName(t *testing.T) {
 // claimed deleted that is not).
 func TestDeleteTopicUnansweredIsSettledByTheTopic(t *testing.T) {
 	ctx := context.Background()
-	t.Run("deleted, then no answer within the timeout", func(t *testing.T) {
+	// oneTopic is a broker with one topic, a client whose requests end
+	// after timeout, and the topic's ID as a caller checked it.
+	oneTopic := func(t *testing.T, timeout time.Duration) (*cluster, *kafkaops.Client, string, kafkaops.TopicID) {
 		c := newCluster(t, 1)
-		name := c.topics[0]
-		k := c.clientWithTimeout(t, 500*time.Millisecond)
-		d, err := k.DescribeTopic(ctx, name)
+		k := c.clientWithTimeout(t, timeout)
+		d, err := k.DescribeTopic(ctx, c.topics[0])
 		if err != nil {
 			t.Fatal(err)
 		}
+		return c, k, c.topics[0], d.ID
+	}
+	t.Run("deleted, then no answer within the timeout", func(t *testing.T) {
+		c, k, name, id := oneTopic(t, 500*time.Millisecond)
 		var held atomic.Bool
 		c.ControlKey(int16(kmsg.DeleteTopics), func(kmsg.Request) (kmsg.Response, error, bool) {
 			if held.Swap(true) {
@@ -136,7 +141,7 @@ func TestDeleteTopicUnansweredIsSettledByTheTopic(t *testing.T) {
 			})
 			return nil, nil, false
 		})
-		if err := k.DeleteTopic(ctx, name, d.ID); err != nil {
+		if err := k.DeleteTopic(ctx, name, id); err != nil {
 			t.Fatalf("DeleteTopic of a topic deleted but not answered for: %v, want nil", err)
 		}
 		if !held.Load() {
@@ -145,15 +150,9 @@ func TestDeleteTopicUnansweredIsSettledByTheTopic(t *testing.T) {
 	})
 	t.Run("REQUEST_TIMED_OUT after the deletion", func(t *testing.T) {
 		// kfake, as Kafka, answers REQUEST_TIMED_OUT after applying it.
-		c := newCluster(t, 1)
-		name := c.topics[0]
-		k := c.client(t, noCoalescing)
-		d, err := k.DescribeTopic(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, k, name, id := oneTopic(t, 10*time.Second)
 		timedOut := c.Fault(kfake.Fault{Keys: []kmsg.Key{kmsg.DeleteTopics}, Err: kerr.RequestTimedOut})
-		if err := k.DeleteTopic(ctx, name, d.ID); err != nil {
+		if err := k.DeleteTopic(ctx, name, id); err != nil {
 			t.Fatalf("DeleteTopic answered REQUEST_TIMED_OUT with the topic gone: %v, want nil", err)
 		}
 		if timedOut.Hits() != 1 {
@@ -161,13 +160,7 @@ func TestDeleteTopicUnansweredIsSettledByTheTopic(t *testing.T) {
 		}
 	})
 	t.Run("no answer, nothing deleted", func(t *testing.T) {
-		c := newCluster(t, 1)
-		name := c.topics[0]
-		k := c.clientWithTimeout(t, 500*time.Millisecond)
-		d, err := k.DescribeTopic(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c, k, name, id := oneTopic(t, 500*time.Millisecond)
 		var seen atomic.Int32
 		c.ControlKey(int16(kmsg.DeleteTopics), func(kmsg.Request) (kmsg.Response, error, bool) {
 			c.KeepControl()
@@ -175,7 +168,7 @@ func TestDeleteTopicUnansweredIsSettledByTheTopic(t *testing.T) {
 			c.SleepControl(func() { time.Sleep(time.Second) })
 			return nil, errors.New("injected: the broker never answered"), true
 		})
-		err = k.DeleteTopic(ctx, name, d.ID)
+		err := k.DeleteTopic(ctx, name, id)
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("DeleteTopic with no answer and the topic still there: %v, want %v", err, context.DeadlineExceeded)
 		}
