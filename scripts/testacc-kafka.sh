@@ -128,7 +128,7 @@ tf115() {
 # apply's open transaction (the last stable offset); the action-state or control topic
 # recreated between an apply's steps (spec section 7's windows).
 races() {
-  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic|TestToolApplyingTheSamePlanMeanwhile|TestApply.*TheTool|TestApplyGivesUpOnAControlTopicThatKeepsChanging|TestTwoFleetsRaceOnOneEntry' ./internal/cleanup/
+  $gotest -count=1 -timeout 10m -v -run 'TestConcurrentApplies|TestRacingApplies|TestApplyDeletesNothingFromATopicRecreatedBeforeTheDelete|TestApplyAbortsCOMMITTEDAppendedToARecreatedControlTopic|TestToolApplyingTheSamePlanMeanwhile|TestApply.*TheTool|TestApplyGivesUpOnAControlTopicThatKeepsChanging|TestTwoFleetsRaceOnOneEntry|TestFencedApply|TestTwoAppliesOfTheSamePlan' ./internal/cleanup/
 }
 
 # with_listener KIND CMD...: runs CMD with the env of one listener of the

@@ -233,6 +233,8 @@ func progressMessage(step string, fields map[string]any, p cleanupplan.Plan, con
 		return fmt.Sprintf("plan %s was APPLIED already: nothing to write or delete", p.ID()), true
 	case cleanup.StepAwaitingOtherApplier:
 		return fmt.Sprintf("another run applying to %q fenced this one: waiting for it", control), true
+	case cleanup.StepResumingFenced:
+		return fmt.Sprintf("the run that fenced this one left plan %s COMMITTED and went quiet: resuming it", p.ID()), true
 	case cleanup.StepAppliedByAnother:
 		return fmt.Sprintf("plan %s was applied by another run", p.ID()), true
 	}

@@ -38,7 +38,8 @@ type Result struct {
 	AppliedByAnother bool
 	// Resumed: the plan was found COMMITTED (an earlier apply stopped
 	// between commit and APPLIED, or another writer recorded it during this
-	// call) and this call finished it.
+	// call, or another applier fenced this one and left it COMMITTED) and
+	// this call finished it.
 	Resumed bool
 	// Redeleted: the plan was APPLIED, but records below the recorded
 	// boundary were readable again (a broker that crashed before persisting
@@ -154,10 +155,10 @@ func (a *applier) run(ctx context.Context) (Result, error) {
 	case done:
 		a.step(StepAlreadyApplied, nil)
 		return res, nil
+	case res.Resumed: // first: a resume after fencing (resumeFenced) may follow this apply's own commit
+		a.step(StepResumed, nil)
 	case a.committedHere:
 		a.step(StepCommitted, nil)
-	case res.Resumed:
-		a.step(StepResumed, nil)
 	}
 	if res.Target, err = a.recordedTarget(ctx); err != nil {
 		return res, err

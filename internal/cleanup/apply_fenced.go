@@ -2,42 +2,69 @@ package cleanup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/actionstate/terraform-provider-flinkagents/internal/cleanupplan"
+	"github.com/actionstate/terraform-provider-flinkagents/internal/kafkaops"
 )
 
 // otherApplierWait bounds how long an apply fenced by another applier of
 // the same control topic waits for the history to show that applier's
 // outcome: long enough for a whole apply (commit, DeleteRecords, verify,
-// APPLIED), which takes seconds; the caller's deadline wins when shorter.
+// APPLIED), which takes seconds, and for the coordinator to abort the open
+// transaction of an applier killed mid-way (kafkaops.ControlTxnTimeout
+// plus the broker's 10 s sweep); the caller's deadline wins when shorter.
 const otherApplierWait = 30 * time.Second
 
 // otherApplierPoll spaces the re-reads of the history while waiting.
 const otherApplierPoll = 250 * time.Millisecond
 
+// otherApplierQuiet is how long the control topic must show no applier at
+// work (the history unchanged, no transaction open, the coordinator's
+// registration unchanged) before a fenced apply whose plan is COMMITTED
+// resumes it itself. An applier at work shows within it: its whole apply
+// takes a few requests between registering and appending. A variable only
+// so tests can shorten it.
+var otherApplierQuiet = 5 * time.Second
+
+// maxFencedResumes bounds those resumes per apply: a resume fenced in turn
+// goes back to waiting, and after this many the fencing error stands.
+const maxFencedResumes = 2
+
 // finishedByAnother runs when another applier of the control topic fenced
 // this one's transaction (kafkaops.ErrFenced): two invocations of one plan
-// at once (two action_triggers, two workspaces) end this way, and the one
-// fenced is not at fault. It never writes nor deletes: taking the plan
-// over would fence the other applier in turn. It reads the history until
-// the plan is APPLIED with nothing readable below it (success: the other
-// applier finished it), or until the history shows the other applier
-// recorded something else and is done, or otherApplierWait passes: then
-// the fencing error stands, with what the history showed last.
+// at once (two action_triggers, two workspaces), or two crossing plans,
+// end this way, and the one fenced is not at fault. It reads the history
+// until the plan is APPLIED with nothing readable below it (success: the
+// other applier finished it), or until the history shows the other
+// applier recorded something else and is done, or otherApplierWait
+// passes: then the fencing error stands, with what the history showed
+// last.
+//
+// A plan of this apply that is COMMITTED is in force, so it must not be
+// left so: the applier that fenced this one finishes it only if it
+// commits the same plan or one beyond it. One whose plan crossed this one
+// is refused and writes nothing, and one killed writes nothing more. So
+// once the control topic has been quiet for otherApplierQuiet, this apply
+// resumes its plan itself (resumeFenced): what the fencing error would
+// otherwise ask the operator to do by hand.
 func (a *applier) finishedByAnother(ctx context.Context, res Result, fenced error) (Result, error) {
 	validated := a.lastRead
 	a.step(StepAwaitingOtherApplier, nil)
 	wait, cancel := context.WithTimeout(ctx, otherApplierWait)
 	defer cancel()
 	status := "not recorded"
+	quiet := quietWatch{since: time.Now(), history: validated}
+	resumes := 0
 	for {
 		log, err := a.readHistory(wait)
 		if err != nil {
 			return res, fmt.Errorf("%w. Re-reading control topic %q to learn whether the other applier finished plan %s failed: %v",
 				fenced, a.req.ControlTopic, a.id, err)
 		}
+		quiet.sawHistory(log)
 		op, recorded := log.Lookup(a.id)
 		switch {
 		case recorded && !op.Plan.Equal(a.plan):
@@ -48,6 +75,16 @@ func (a *applier) finishedByAnother(ctx context.Context, res Result, fenced erro
 		case recorded:
 			a.committed = true
 			status = "COMMITTED, so the runtime enforces it,"
+			if resumes < maxFencedResumes && quiet.long(wait, a.k, a.req.ControlTopic) {
+				resumes++
+				again, err := a.resumeFenced(ctx, res)
+				if !errors.Is(err, kafkaops.ErrFenced) {
+					return again, err
+				}
+				res, fenced = again, err
+				a.step(StepAwaitingOtherApplier, nil)
+				quiet = quietWatch{since: time.Now(), history: a.lastRead}
+			}
 		case validated != nil && !sameOperations(validated, log) && !pendingCommitted(log):
 			// The other applier recorded and finished another plan.
 			return res, fenced
@@ -60,6 +97,51 @@ func (a *applier) finishedByAnother(ctx context.Context, res Result, fenced erro
 		case <-time.After(otherApplierPoll):
 		}
 	}
+}
+
+// resumeFenced resumes this apply's COMMITTED plan after the applier that
+// fenced it went quiet without finishing it. It is the re-run the fencing
+// error asks for: a new registration (which fences only an applier that
+// began during the quiet, and that one fails safely in turn), every check
+// again from step 1, the plan resumed from the control topic and finished
+// with anything COMMITTED beyond it. Deleted keeps what the fenced attempt
+// deleted.
+func (a *applier) resumeFenced(ctx context.Context, res Result) (Result, error) {
+	a.step(StepResumingFenced, nil)
+	a.closeTxn()
+	again, err := a.run(ctx)
+	again.Deleted = append(res.Deleted, again.Deleted...)
+	return again, err
+}
+
+// quietWatch tells how long the control topic has shown no applier at work.
+type quietWatch struct {
+	since   time.Time
+	history *cleanupplan.Log
+	txn     kafkaops.TxnState
+	txnRead bool
+}
+
+// sawHistory restarts the quiet when the recorded plans or statuses changed.
+func (q *quietWatch) sawHistory(log *cleanupplan.Log) {
+	if q.history == nil || !sameOperations(q.history, log) {
+		q.history, q.since = log, time.Now()
+	}
+}
+
+// long asks the transaction coordinator about the control topic's
+// transactional ID and reports whether the quiet has lasted
+// otherApplierQuiet: a transaction open, or a registration or state other
+// than the last read, restarts it. A coordinator that cannot answer
+// leaves the history alone to decide: waiting on it forever would leave
+// the plan COMMITTED, and a resume that fences an applier at work only
+// makes that one fail safely.
+func (q *quietWatch) long(ctx context.Context, k Kafka, controlTopic string) bool {
+	st, err := k.ControlTxnState(ctx, controlTopic)
+	if err == nil && (!q.txnRead || st != q.txn || st.Open()) {
+		q.txn, q.txnRead, q.since = st, true, time.Now()
+	}
+	return time.Since(q.since) >= otherApplierQuiet
 }
 
 // appliedByAnother ends an apply whose plan another applier recorded

@@ -20,6 +20,7 @@ type Kafka interface {
 	DeleteRecords(ctx context.Context, topic string, id kafkaops.TopicID, upTo map[int32]int64) (map[int32]int64, error)
 	ReadControlLog(ctx context.Context, topic string, fn func(kafkaops.ControlRecord) error) (int64, error)
 	BeginControlTxn(ctx context.Context, topic string) (kafkaops.ControlTxn, error)
+	ControlTxnState(ctx context.Context, controlTopic string) (kafkaops.TxnState, error)
 }
 
 var _ Kafka = (*kafkaops.Client)(nil)

@@ -25,6 +25,10 @@ const (
 	// fenced this one's transaction; this apply waits for the history to
 	// show whether that applier finishes this plan.
 	StepAwaitingOtherApplier = "fenced by another applier: waiting for it"
+	// StepResumingFenced: the applier that fenced this one went quiet and
+	// left this apply's plan COMMITTED (it was refused, failed or was
+	// killed); this apply resumes the plan from the control topic itself.
+	StepResumingFenced = "the other applier left the plan COMMITTED: resuming it"
 	// StepAppliedByAnother: the applier that fenced this one recorded this
 	// very plan APPLIED, nothing below it readable; this apply is over.
 	StepAppliedByAnother = "APPLIED by another run"

@@ -87,9 +87,9 @@ var cleanupRefusals = []struct {
 	{kafkaops.ErrFenced, "Another Apply Of This Control Topic Is Running",
 		"Another Terraform run (a workspace, or another action_trigger of the same apply) started applying to the same control topic after this one, " +
 			"so Kafka fenced this one's transaction: what that transaction appended is aborted, and no reader sees it. This run then waited for the other, " +
-			"and the other did not finish this run's plan: it recorded another plan, or had not recorded this one APPLIED in time (the error below says which, " +
-			"and whether this run had deleted records before it was fenced). Wait for the other run, then plan again: the plan shows what it recorded, " +
-			"and applying the same plan again resumes it.", false},
+			"and the other did not finish this run's plan: it recorded another plan, or kept working on the control topic for the whole wait, so this run could " +
+			"not resume its COMMITTED plan without fencing it (the error below says which, and whether this run had deleted records before it was fenced). " +
+			"Wait for the other run, then plan again: the plan shows what it recorded, and applying the same plan again resumes it.", false},
 	{cleanup.ErrDeleteNotEffective, "Records Below The Boundary Remain",
 		"The boundary is COMMITTED and the runtime already enforces it. Run terraform apply again to finish the deletion.", false},
 }

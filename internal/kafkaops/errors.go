@@ -28,6 +28,7 @@ const (
 	OpBeginControlTxn     = "begin control transaction"
 	OpAppendControlRecord = "append control record"
 	OpCommitControlTxn    = "commit control transaction"
+	OpDescribeControlTxn  = "describe control transaction"
 	OpReassignPartitions  = "reassign partitions"
 	OpRaiseReplication    = "raise replication factor"
 	OpListReassignments   = "list partition reassignments"
