@@ -125,10 +125,10 @@ func TestFencedApplyWaitsForAnOpenTransaction(t *testing.T) {
 	<-other.begun // its COMMITTED appended, the transaction open
 	close(held.release)
 	<-waiting
-	// Well past the quiet, within the transaction's timeout
-	// (kafkaops.ControlTxnTimeout), after which the coordinator would
-	// abort it.
-	time.Sleep(3 * time.Second)
+	// Twice the quiet, and well within the transaction's timeout
+	// (kafkaops.ControlTxnTimeout, 5 s from its append), after which the
+	// coordinator would abort it.
+	time.Sleep(2 * time.Second)
 	close(other.release)
 	wg.Wait()
 
