@@ -86,7 +86,9 @@ func FleetTopicsExist(taken []string, importID string) diag.Diagnostic {
 				"module\n\n  import {\n    to = <this resource's address>\n    id = %q\n  }\n\nand plan again: the plan then imports "+
 				"every topic and shows only the settings the provider enforces. If instead Terraform says the resource \"is tainted, so must "+
 				"be replaced\" (its first apply failed part way), the topics it created are in its state and nothing needs replacing: run "+
-				"terraform untaint on it and apply again. Nothing was created or changed.", importID), nil))
+				"terraform untaint on it and apply again. If this fleet was in your state until a run was killed (with local state, Terraform "+
+				"empties terraform.tfstate before writing it, so a run killed then leaves it empty), rather than importing, copy terraform.tfstate.backup "+
+				"over terraform.tfstate and plan again. Nothing was created or changed.", importID), nil))
 }
 
 // FleetTopicTaken warns, at plan time, that a topic an existing fleet is

@@ -34,6 +34,9 @@ type tonight struct {
 	orphans    []int
 	reassigned []reassignment
 	recreated  []*job
+	// terraformKilled: the night killed terraform itself, which may have
+	// been writing the local state (restoreTruncatedState).
+	terraformKilled bool
 }
 
 func (t *tonight) record(i int, what string) {
@@ -155,6 +158,7 @@ func (s *Soak) applyTriggers(ctx context.Context, t *tonight) ([]trigger, error)
 				}
 				t.mu.Lock()
 				t.orphans = append(t.orphans, providers...)
+				t.terraformKilled = true
 				t.mu.Unlock()
 				t.record(i, what)
 				return what
@@ -336,6 +340,11 @@ func (s *Soak) recreate(ctx context.Context, t *tonight, i int, j *job) error {
 // is recreated empty (the diagnostic's advice: a new control topic for its
 // history). The job then completes its first checkpoint.
 func (s *Soak) remediate(ctx context.Context, t *tonight) error {
+	if t.terraformKilled {
+		if err := restoreTruncatedState(filepath.Join(s.cfg.Dir, "fleet"), s.out); err != nil {
+			return err
+		}
+	}
 	for _, j := range t.recreated {
 		for _, p := range j.points() {
 			if err := retire(ctx, s.st, p); err != nil {
