@@ -56,7 +56,7 @@ func (a *applier) finishedByAnother(ctx context.Context, res Result, fenced erro
 	wait, cancel := context.WithTimeout(ctx, otherApplierWait)
 	defer cancel()
 	status := "not recorded"
-	quiet := quietWatch{since: time.Now(), history: validated}
+	quiet := newQuietWatch(validated)
 	resumes := 0
 	for {
 		log, err := a.readHistory(wait)
@@ -83,7 +83,7 @@ func (a *applier) finishedByAnother(ctx context.Context, res Result, fenced erro
 				}
 				res, fenced = again, err
 				a.step(StepAwaitingOtherApplier, nil)
-				quiet = quietWatch{since: time.Now(), history: a.lastRead}
+				quiet = newQuietWatch(a.lastRead)
 			}
 		case validated != nil && !sameOperations(validated, log) && !pendingCommitted(log):
 			// The other applier recorded and finished another plan.
@@ -120,6 +120,11 @@ type quietWatch struct {
 	history *cleanupplan.Log
 	txn     kafkaops.TxnState
 	txnRead bool
+}
+
+// newQuietWatch starts a quiet now, history being the last read.
+func newQuietWatch(history *cleanupplan.Log) quietWatch {
+	return quietWatch{since: time.Now(), history: history}
 }
 
 // sawHistory restarts the quiet when the recorded plans or statuses changed.

@@ -75,10 +75,7 @@ func TestFencedApplyResumesThePlanTheOtherLeftCommitted(t *testing.T) {
 			t.Fatalf("steps %q lack %q", steps, want)
 		}
 	}
-	ops := e.history().Operations()
-	if len(ops) != 1 || ops[0].PlanID != mine.ID() || ops[0].Status != cleanupplan.StatusApplied {
-		t.Fatalf("history = %+v, want only the fenced apply's plan, APPLIED", ops)
-	}
+	onlyApplied(t, e.history().Operations(), mine)
 	if s := e.startOffsets(); s[0] != 5 || s[1] != 10 {
 		t.Fatalf("start offsets = %v, want 5 and 10", s)
 	}
@@ -100,19 +97,14 @@ func TestFencedApplyWaitsForAnOpenTransaction(t *testing.T) {
 	beyond := e.plan("chk-beyond", func(p int32) int64 { return 12 })
 
 	held := &holdingBeforeApplied{Kafka: e.newClient(), held: make(chan struct{}), release: make(chan struct{})}
-	waiting := make(chan struct{})
-	var waitingOnce sync.Once
+	waiting, progress := reaching(StepAwaitingOtherApplier)
 	var res Result
 	var err error
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		res, err = Apply(ctx, held, Request{Plan: mine, ControlTopic: e.control, Progress: func(step string, _ map[string]any) {
-			if step == StepAwaitingOtherApplier {
-				waitingOnce.Do(func() { close(waiting) })
-			}
-		}})
+		res, err = Apply(ctx, held, Request{Plan: mine, ControlTopic: e.control, Progress: progress})
 	}()
 	<-held.held
 

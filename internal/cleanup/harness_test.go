@@ -271,3 +271,24 @@ func (s *invariantSpy) check() {
 		s.t.Error("safety invariant broken: " + v)
 	}
 }
+
+// onlyApplied fails the test unless ops record exactly one plan, p, and
+// it APPLIED.
+func onlyApplied(t testing.TB, ops []cleanupplan.Operation, p cleanupplan.Plan) {
+	t.Helper()
+	if len(ops) != 1 || ops[0].PlanID != p.ID() || ops[0].Status != cleanupplan.StatusApplied {
+		t.Fatalf("history = %+v, want only plan %s, APPLIED", ops, p.ID())
+	}
+}
+
+// reaching returns a Request.Progress that closes reached the first time
+// step starts.
+func reaching(step string) (reached <-chan struct{}, progress func(string, map[string]any)) {
+	ch := make(chan struct{})
+	var once sync.Once
+	return ch, func(s string, _ map[string]any) {
+		if s == step {
+			once.Do(func() { close(ch) })
+		}
+	}
+}

@@ -114,10 +114,7 @@ func raceTwoAppliers(t *testing.T, atAppend bool) {
 	}
 	t.Logf("fenced applier: %v", errA)
 	log := e.history() // fails the test if the history is not a chain
-	ops := log.Operations()
-	if len(ops) != 1 || ops[0].PlanID != b.ID() || ops[0].Status != cleanupplan.StatusApplied {
-		t.Fatalf("history = %+v", ops)
-	}
+	onlyApplied(t, log.Operations(), b)
 	if s := e.startOffsets(); s[0] != 5 || s[1] != 10 {
 		t.Fatalf("start offsets = %v", s)
 	}
@@ -189,8 +186,7 @@ func raceSamePlan(t *testing.T, atCommit, otherHeld bool) {
 
 	slowDeletes := &countingDeletes{Kafka: e.newClient()}
 	slow := &pausingKafka{Kafka: slowDeletes, atAppend: !atCommit, atCommit: atCommit, begun: make(chan struct{}), release: make(chan struct{})}
-	waiting := make(chan struct{})
-	var waitingOnce sync.Once
+	waiting, progress := reaching(StepAwaitingOtherApplier)
 	var resA Result
 	var errA error
 	doneA := make(chan struct{})
@@ -199,11 +195,7 @@ func raceSamePlan(t *testing.T, atCommit, otherHeld bool) {
 	go func() {
 		defer wg.Done()
 		defer close(doneA)
-		resA, errA = Apply(ctx, slow, Request{Plan: p, ControlTopic: e.control, Progress: func(step string, _ map[string]any) {
-			if step == StepAwaitingOtherApplier {
-				waitingOnce.Do(func() { close(waiting) })
-			}
-		}})
+		resA, errA = Apply(ctx, slow, Request{Plan: p, ControlTopic: e.control, Progress: progress})
 	}()
 	<-slow.begun // A validated the plan as not recorded and is about to append (or commit) COMMITTED
 
@@ -244,10 +236,7 @@ func raceSamePlan(t *testing.T, atCommit, otherHeld bool) {
 	if !resA.AppliedByAnother || !resA.Committed || len(resA.Deleted) != 0 || resB.AppliedByAnother {
 		t.Fatalf("fenced apply = %+v, other apply = %+v; want the fenced one to report the plan applied by the other", resA, resB)
 	}
-	ops := e.history().Operations()
-	if len(ops) != 1 || ops[0].PlanID != p.ID() || ops[0].Status != cleanupplan.StatusApplied {
-		t.Fatalf("history = %+v, want the plan APPLIED", ops)
-	}
+	onlyApplied(t, e.history().Operations(), p)
 	if s := e.startOffsets(); s[0] != 10 || s[1] != 6 {
 		t.Fatalf("start offsets = %v, want 10 and 6", s)
 	}

@@ -34,9 +34,6 @@ type tonight struct {
 	orphans    []int
 	reassigned []reassignment
 	recreated  []*job
-	// terraformKilled: the night killed terraform itself, which may have
-	// been writing the local state (restoreTruncatedState).
-	terraformKilled bool
 }
 
 func (t *tonight) record(i int, what string) {
@@ -49,6 +46,18 @@ func (t *tonight) fail(err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.errs = append(t.errs, err)
+}
+
+// struckKind reports whether a fault of kind k struck so far tonight.
+func (t *tonight) struckKind(k Kind) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, f := range t.faults {
+		if _, ok := t.did[i]; ok && f.Kind == k {
+			return true
+		}
+	}
+	return false
 }
 
 // struck reports whether any fault of the night struck so far.
@@ -158,7 +167,6 @@ func (s *Soak) applyTriggers(ctx context.Context, t *tonight) ([]trigger, error)
 				}
 				t.mu.Lock()
 				t.orphans = append(t.orphans, providers...)
-				t.terraformKilled = true
 				t.mu.Unlock()
 				t.record(i, what)
 				return what
@@ -340,7 +348,7 @@ func (s *Soak) recreate(ctx context.Context, t *tonight, i int, j *job) error {
 // is recreated empty (the diagnostic's advice: a new control topic for its
 // history). The job then completes its first checkpoint.
 func (s *Soak) remediate(ctx context.Context, t *tonight) error {
-	if t.terraformKilled {
+	if t.struckKind(TerraformKill) { // terraform may have been writing its local state
 		if err := restoreTruncatedState(filepath.Join(s.cfg.Dir, "fleet"), s.out); err != nil {
 			return err
 		}
